@@ -1,0 +1,66 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import cookie from '@fastify/cookie';
+import multipart from '@fastify/multipart';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Config } from './config';
+import type { Db, Dialect } from './db/database';
+import { registerAccess } from './features/auth/access';
+import { authRoutes } from './features/auth/auth.routes';
+import { healthRoutes } from './features/health/health.routes';
+import { registerDocs } from './plugins/docs';
+import { registerErrorHandler } from './plugins/error-handler';
+import { registerSecurity } from './plugins/security';
+import { registerWeb } from './plugins/web';
+
+export interface AppOptions {
+  config: Config;
+  db: Db;
+  dialect: Dialect;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+/** Builds the whole Fastify instance, ready to listen or to take app.inject() calls in tests. */
+export async function buildApp({ config, db, dialect, logger = false }: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger,
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    // Generated bodies and ids only; reject path parameters long enough to be an attack.
+    routerOptions: { maxParamLength: 200 },
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('db', db);
+  app.decorate('dialect', dialect);
+  app.decorate('config', config);
+
+  registerErrorHandler(app);
+  await app.register(cookie);
+  await app.register(multipart, { limits: { files: 1, fields: 5, fileSize: 2 * 1024 * 1024, parts: 6 } });
+  await registerSecurity(app, config.publicOrigin);
+  registerAccess(app, db);
+  await registerDocs(app);
+
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes, { db });
+      await api.register(authRoutes, { prefix: '/auth', db, secureCookies: config.secureCookies });
+    },
+    { prefix: '/api' },
+  );
+
+  await registerWeb(app, path.resolve(config.webDistDir ?? DEFAULT_WEB_DIST));
+  return app;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Db;
+    dialect: Dialect;
+    config: Config;
+  }
+}

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+
+const port = z.coerce.number().int().min(1).max(65535);
+
+const envSchema = z
+  .object({
+    PORT: port.default(8080),
+    HOST: z.string().min(1).default('127.0.0.1'),
+    DATA_DIR: z.string().min(1).default('./data'),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+      .optional(),
+    ADMIN_EMAIL: z.email().optional(),
+    ADMIN_PASSWORD: z.string().min(8).optional(),
+    PUBLIC_ORIGIN: z.url({ protocol: /^https?$/ }).optional(),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    REPOSITORY_URL: z.url({ protocol: /^https?$/ }).default('https://github.com/tradecraft-range/tradecraft'),
+    WEB_DIST_DIR: z.string().min(1).optional(),
+    TRUST_PROXY: z
+      .enum(['true', 'false', '1', '0'])
+      .default('false')
+      .transform((value) => value === 'true' || value === '1'),
+  })
+  .refine((env) => !env.ADMIN_PASSWORD || env.ADMIN_EMAIL, {
+    path: ['ADMIN_EMAIL'],
+    message: 'is required when ADMIN_PASSWORD is set',
+  });
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  adminEmail: string | undefined;
+  adminPassword: string | undefined;
+  publicOrigin: string;
+  secureCookies: boolean;
+  logLevel: string;
+  repositoryUrl: string;
+  webDistDir: string | undefined;
+  /** Take the client address from X-Forwarded-For (only behind a proxy you run). */
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {}
+
+/** Reads every environment variable once; a bad value throws naming the variable and what is wrong. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // Empty strings (as left by a copied .env.example) mean "not set".
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.') || '(environment)'}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const values = parsed.data;
+  const publicOrigin = (values.PUBLIC_ORIGIN ?? `http://localhost:${values.PORT}`).replace(/\/+$/, '');
+  return {
+    port: values.PORT,
+    host: values.HOST,
+    dataDir: values.DATA_DIR,
+    databaseUrl: values.DATABASE_URL,
+    adminEmail: values.ADMIN_EMAIL?.trim().toLowerCase(),
+    adminPassword: values.ADMIN_PASSWORD,
+    publicOrigin,
+    secureCookies: publicOrigin.startsWith('https://'),
+    logLevel: values.LOG_LEVEL,
+    repositoryUrl: values.REPOSITORY_URL,
+    webDistDir: values.WEB_DIST_DIR,
+    trustProxy: values.TRUST_PROXY,
+  };
+}

@@ -1,0 +1,73 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import pg from 'pg';
+import { migrations } from './migrations';
+import type { Database } from './schema';
+
+export type Db = Kysely<Database>;
+export type Trx = Transaction<Database>;
+/** Either the database or an open transaction: services accept both. */
+export type DbOrTrx = Db | Trx;
+
+export type Dialect = 'sqlite' | 'postgres';
+
+// COUNT(*) and other int8 results arrive as strings from pg; every count here fits in a double.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+export interface DatabaseOptions {
+  /** A postgres:// URL, or undefined for the SQLite file in dataDir. */
+  databaseUrl?: string | undefined;
+  dataDir?: string;
+  /** An exact SQLite file path (tests); wins over dataDir. */
+  sqliteFile?: string;
+  /** PostgreSQL schema to use as search_path (tests run each file in its own schema). */
+  pgSchema?: string;
+  pgPoolSize?: number;
+}
+
+export interface DatabaseHandle {
+  db: Db;
+  dialect: Dialect;
+  /** Where the data lives, for the start-up log (never includes a password). */
+  location: string;
+}
+
+export function openDatabase(options: DatabaseOptions): DatabaseHandle {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.pgPoolSize ?? 10,
+      ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
+    });
+    const url = new URL(options.databaseUrl);
+    url.password = '';
+    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres', location: url.toString() };
+  }
+  const file = options.sqliteFile ?? path.join(options.dataDir ?? './data', 'tradecraft.db');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: 'sqlite', location: path.resolve(file) };
+}
+
+/** Runs every migration that has not run yet; throws with the failing migration's error. */
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
+}
+
+export async function isDatabaseReachable(db: Db): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,146 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+// Timestamps are ISO-8601 UTC strings; booleans are 0/1 (see the first migration).
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  password_hash: string;
+  first_name: string;
+  last_name: string;
+  designation: string;
+  role: 'pending' | 'student' | 'admin';
+  disabled: number;
+  failed_attempts: number;
+  photo_file_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SessionsTable {
+  id: string;
+  user_id: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+  ip: string | null;
+  user_agent: string | null;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+  updated_at: string;
+}
+
+export interface FilesTable {
+  id: string;
+  purpose: string;
+  filename: string;
+  content_type: string;
+  size: number;
+  sha256: string;
+  bytes: Buffer;
+  created_at: string;
+}
+
+export interface LoginEventsTable {
+  id: Generated<number>;
+  email: string;
+  role: string;
+  event: 'login' | 'logout' | 'failed_login' | 'password_change';
+  ip: string | null;
+  at: string;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  actor: string | null;
+  action: string;
+  details: string | null;
+  screen: string | null;
+  at: string;
+}
+
+export interface RateLimitsTable {
+  key: string;
+  count: number;
+  window_ends_at: string;
+}
+
+export interface NotificationsTable {
+  id: Generated<number>;
+  recipient_id: string;
+  kind: string;
+  message: string;
+  link: string | null;
+  created_at: string;
+  read_at: string | null;
+}
+
+export interface ScenariosTable {
+  id: string;
+  name: string;
+  type: string;
+  difficulty: number;
+  description: string;
+  definition: string;
+  step_count: number;
+  origin: 'builtin' | 'upload';
+  content_hash: string;
+  source_file_id: string | null;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export interface RunsTable {
+  id: string;
+  user_id: string;
+  scenario_id: string;
+  scenario_name: string;
+  step_count: number;
+  current_step_id: string;
+  current_answered: number;
+  last_option_index: number | null;
+  score: number;
+  technique_counts: string;
+  status: 'in_progress' | 'completed' | 'ended';
+  started_at: string;
+  finished_at: string | null;
+  updated_at: string;
+}
+
+export interface RunDecisionsTable {
+  id: Generated<number>;
+  run_id: string;
+  seq: number;
+  step_id: string;
+  option_index: number;
+  correct: number;
+  decision: string;
+  feedback: string;
+  technique: string | null;
+  time_ms: number | null;
+  at: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  settings: SettingsTable;
+  files: FilesTable;
+  login_events: LoginEventsTable;
+  audit_log: AuditLogTable;
+  rate_limits: RateLimitsTable;
+  notifications: NotificationsTable;
+  scenarios: ScenariosTable;
+  runs: RunsTable;
+  run_decisions: RunDecisionsTable;
+}
+
+export type User = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type Scenario = Selectable<ScenariosTable>;
+export type Run = Selectable<RunsTable>;

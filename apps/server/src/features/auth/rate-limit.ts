@@ -1,0 +1,71 @@
+import { nowIso } from '../../clock';
+import type { DbOrTrx } from '../../db/database';
+import { tooManyRequests } from '../../errors';
+
+export interface RateLimit {
+  /** What is limited, e.g. 'login-ip'. */
+  name: string;
+  max: number;
+  windowMs: number;
+  message: string;
+}
+
+// Counters live in the database so every server process behind a load balancer shares them.
+export async function consumeRateLimit(db: DbOrTrx, limit: RateLimit, subject: string): Promise<void> {
+  const now = nowIso();
+  const windowEndsAt = new Date(Date.now() + limit.windowMs).toISOString();
+  const row = await db
+    .insertInto('rate_limits')
+    .values({ key: `${limit.name}:${subject}`, count: 1, window_ends_at: windowEndsAt })
+    .onConflict((oc) =>
+      oc.column('key').doUpdateSet((eb) => ({
+        count: eb
+          .case()
+          .when('rate_limits.window_ends_at', '<=', now)
+          .then(1)
+          .else(eb('rate_limits.count', '+', 1))
+          .end(),
+        window_ends_at: eb
+          .case()
+          .when('rate_limits.window_ends_at', '<=', now)
+          .then(windowEndsAt)
+          .else(eb.ref('rate_limits.window_ends_at'))
+          .end(),
+      })),
+    )
+    .returning(['count', 'window_ends_at'])
+    .executeTakeFirstOrThrow();
+  if (row.count > limit.max) {
+    const retryAfterSeconds = Math.max(1, Math.ceil((Date.parse(row.window_ends_at) - Date.now()) / 1000));
+    throw tooManyRequests(limit.message, retryAfterSeconds);
+  }
+}
+
+export async function deleteExpiredRateLimits(db: DbOrTrx): Promise<void> {
+  await db.deleteFrom('rate_limits').where('window_ends_at', '<=', nowIso()).execute();
+}
+
+const MINUTE = 60_000;
+
+/** A whole class signing in from one address must pass: 120 a minute per address. */
+export const LOGIN_PER_ADDRESS: RateLimit = {
+  name: 'login-ip',
+  max: 120,
+  windowMs: MINUTE,
+  message: 'Too many sign-in attempts from your network. Please wait a minute and try again.',
+};
+
+/** One account from one address: plenty for typos, too few for guessing. */
+export const LOGIN_PER_ACCOUNT: RateLimit = {
+  name: 'login-account',
+  max: 10,
+  windowMs: 15 * MINUTE,
+  message: 'Too many sign-in attempts for this account. Please wait 15 minutes and try again.',
+};
+
+export const REGISTER_PER_ADDRESS: RateLimit = {
+  name: 'register-ip',
+  max: 100,
+  windowMs: 60 * MINUTE,
+  message: 'Too many registrations from your network. Please try again later.',
+};

@@ -1,0 +1,98 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { isoFromNow, nowIso } from '../../clock';
+import type { DbOrTrx } from '../../db/database';
+import type { User } from '../../db/schema';
+
+export const SESSION_COOKIE = 'tc_session';
+/** A session ends after this long without a request... */
+export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
+/** ...and in any case this long after sign-in. */
+export const SESSION_ABSOLUTE_MS = 7 * 24 * 60 * 60 * 1000;
+/** last_seen_at is written at most this often, so reads do not turn into writes. */
+const TOUCH_INTERVAL_MS = 60 * 1000;
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export interface NewSession {
+  token: string;
+  id: string;
+  expiresAt: string;
+}
+
+export async function createSession(
+  db: DbOrTrx,
+  userId: string,
+  client: { ip: string | null; userAgent: string | null },
+): Promise<NewSession> {
+  const token = randomBytes(32).toString('base64url');
+  const id = hashToken(token);
+  const now = nowIso();
+  const expiresAt = isoFromNow(SESSION_ABSOLUTE_MS);
+  await db
+    .insertInto('sessions')
+    .values({
+      id,
+      user_id: userId,
+      created_at: now,
+      last_seen_at: now,
+      expires_at: expiresAt,
+      ip: client.ip,
+      user_agent: client.userAgent?.slice(0, 300) ?? null,
+    })
+    .execute();
+  return { token, id, expiresAt };
+}
+
+export interface LoadedSession {
+  sessionId: string;
+  user: User;
+}
+
+/** The live session for a cookie token with its user re-read, or null when expired, idle or unusable. */
+export async function loadSession(db: DbOrTrx, token: string): Promise<LoadedSession | null> {
+  if (token.length < 20 || token.length > 100) return null;
+  const id = hashToken(token);
+  const row = await db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .selectAll('users')
+    .select(['sessions.id as session_id', 'sessions.last_seen_at', 'sessions.expires_at'])
+    .where('sessions.id', '=', id)
+    .executeTakeFirst();
+  if (!row) return null;
+  const now = Date.now();
+  const idleFor = now - Date.parse(row.last_seen_at);
+  if (Date.parse(row.expires_at) <= now || idleFor > SESSION_IDLE_MS || row.disabled === 1 || row.role === 'pending') {
+    await deleteSession(db, id);
+    return null;
+  }
+  if (idleFor > TOUCH_INTERVAL_MS) {
+    await db.updateTable('sessions').set({ last_seen_at: nowIso() }).where('id', '=', id).execute();
+  }
+  const { session_id: sessionId, last_seen_at: _lastSeen, expires_at: _expires, ...user } = row;
+  return { sessionId, user };
+}
+
+export async function deleteSession(db: DbOrTrx, sessionId: string): Promise<void> {
+  await db.deleteFrom('sessions').where('id', '=', sessionId).execute();
+}
+
+/** Ends every session of the user except the one given (password change, disable). */
+export async function deleteUserSessions(db: DbOrTrx, userId: string, exceptSessionId?: string): Promise<void> {
+  await db
+    .deleteFrom('sessions')
+    .where('user_id', '=', userId)
+    .$if(exceptSessionId !== undefined, (qb) => qb.where('id', '!=', exceptSessionId!))
+    .execute();
+}
+
+export async function deleteExpiredSessions(db: DbOrTrx): Promise<void> {
+  const now = nowIso();
+  const idleCutoff = new Date(Date.now() - SESSION_IDLE_MS).toISOString();
+  await db
+    .deleteFrom('sessions')
+    .where((eb) => eb.or([eb('expires_at', '<=', now), eb('last_seen_at', '<', idleCutoff)]))
+    .execute();
+}

@@ -1,0 +1,77 @@
+import { buildApp } from './app';
+import { ensureAdmin } from './bootstrap';
+import { ConfigError, loadConfig, type Config } from './config';
+import { migrateToLatest, openDatabase } from './db/database';
+import { deleteExpiredRateLimits } from './features/auth/rate-limit';
+import { deleteExpiredSessions } from './features/auth/sessions';
+
+const HOUSEKEEPING_INTERVAL_MS = 10 * 60 * 1000;
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const logger = {
+    level: config.logLevel,
+    // Pretty lines for a person at a terminal; JSON lines for everything else (files, log shippers).
+    ...(process.stdout.isTTY ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss' } } } : {}),
+  };
+
+  const { db, dialect, location } = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const app = await buildApp({ config, db, dialect, logger });
+  try {
+    const applied = await migrateToLatest(db);
+    app.log.info({ dialect, location, applied }, 'database ready');
+    for (const hook of startupHooks) await hook(app);
+    const admin = await ensureAdmin(db, { email: config.adminEmail, password: config.adminPassword });
+    if (admin?.generatedPassword) {
+      // Printed once, straight to the console rather than the log, so it does not end up in log files.
+      console.log(
+        `\n  First start: an admin account was created.\n    email:    ${admin.email}\n    password: ${admin.generatedPassword}\n  Sign in and change this password under Settings.\n`,
+      );
+    } else if (admin) {
+      app.log.info({ email: admin.email }, 'admin account created from ADMIN_EMAIL');
+    }
+  } catch (error) {
+    app.log.fatal({ err: error }, 'start-up failed');
+    await db.destroy();
+    process.exit(1);
+  }
+
+  const housekeeping = setInterval(() => {
+    Promise.all([deleteExpiredSessions(db), deleteExpiredRateLimits(db)]).catch((error: unknown) =>
+      app.log.warn({ err: error }, 'housekeeping failed'),
+    );
+  }, HOUSEKEEPING_INTERVAL_MS);
+  housekeeping.unref();
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, 'stopping: finishing requests in flight');
+    clearInterval(housekeeping);
+    await app.close(); // waits for in-flight requests
+    await db.destroy();
+    app.log.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  console.log(`  Tradecraft is running at ${config.publicOrigin}\n`);
+}
+
+/** Work each feature needs done at start-up, after migrations (e.g. loading the built-in scenarios). */
+const startupHooks: ((app: Awaited<ReturnType<typeof buildApp>>) => Promise<void>)[] = [];
+
+void main();

@@ -1,0 +1,37 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** Serves the built SPA: hashed assets cached for a year, index.html never, client routes fall back to it. */
+export async function registerWeb(app: FastifyInstance, distDir: string): Promise<void> {
+  const indexFile = path.join(distDir, 'index.html');
+  if (!fs.existsSync(indexFile)) {
+    app.log.warn({ distDir }, 'the web app is not built; run `npm run build` to serve it');
+    return;
+  }
+  await app.register(fastifyStatic, {
+    root: distDir,
+    wildcard: false,
+    index: false,
+    cacheControl: false,
+    setHeaders(reply, filePath) {
+      const relative = path.relative(distDir, filePath);
+      reply.header('cache-control', relative.startsWith('assets' + path.sep) ? IMMUTABLE : 'no-cache');
+    },
+  });
+  app.get('/', { config: { access: 'public' } }, (_request, reply) => sendIndex(reply));
+  app.decorate('sendSpaIndex', sendIndex);
+
+  function sendIndex(reply: import('fastify').FastifyReply) {
+    return reply.header('cache-control', 'no-cache').sendFile('index.html', distDir);
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    sendSpaIndex?: (reply: FastifyReply) => FastifyReply;
+  }
+}

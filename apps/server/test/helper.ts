@@ -1,0 +1,143 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../src/app';
+import { nowIso } from '../src/clock';
+import { loadConfig, type Config } from '../src/config';
+import { migrateToLatest, openDatabase, type Db, type Dialect } from '../src/db/database';
+import type { User } from '../src/db/schema';
+import { hashPassword } from '../src/features/auth/passwords';
+import { SESSION_COOKIE } from '../src/features/auth/sessions';
+
+export const ORIGIN = 'http://localhost:8080';
+export const PASSWORD = 'Str0ng!Pass';
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Db;
+  dialect: Dialect;
+  config: Config;
+  /** app.inject() as a same-origin browser would call: JSON body, Origin header, optional session cookie. */
+  request(options: TestRequest): Promise<LightMyRequestResponse>;
+  /** A user straight in the database (no API), with PASSWORD unless given. */
+  createUser(overrides?: Partial<User> & { password?: string }): Promise<User>;
+  /** Signs in through the API and returns the session cookie value. */
+  signIn(email: string, password?: string): Promise<string>;
+  /** A user of that role, signed in. */
+  userWithSession(role: User['role'], overrides?: Partial<User>): Promise<{ user: User; cookie: string }>;
+  close(): Promise<void>;
+}
+
+export interface TestRequest {
+  method: InjectOptions['method'];
+  url: string;
+  body?: unknown;
+  cookie?: string;
+  headers?: Record<string, string>;
+}
+
+export const usingPostgres = (): boolean => Boolean(process.env.TEST_DATABASE_URL);
+
+const hashes = new Map<string, Promise<string>>();
+const cachedHash = (password: string) => {
+  if (!hashes.has(password)) hashes.set(password, hashPassword(password));
+  return hashes.get(password)!;
+};
+
+let userCounter = 0;
+
+/** A freshly migrated database of its own (a SQLite file, or a PostgreSQL schema) and the app on it. */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const config = loadConfig({ PUBLIC_ORIGIN: ORIGIN, WEB_DIST_DIR: path.join(os.tmpdir(), 'tradecraft-no-web'), ...env });
+  let cleanup: () => Promise<void>;
+  let handle: ReturnType<typeof openDatabase>;
+  const databaseUrl = process.env.TEST_DATABASE_URL;
+  if (databaseUrl) {
+    const schema = `test_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    await admin.query(`create schema ${schema}`);
+    await admin.end();
+    handle = openDatabase({ databaseUrl, pgSchema: schema, pgPoolSize: 5 });
+    cleanup = async () => {
+      const client = new pg.Client({ connectionString: databaseUrl });
+      await client.connect();
+      await client.query(`drop schema ${schema} cascade`);
+      await client.end();
+    };
+  } else {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradecraft-test-'));
+    handle = openDatabase({ sqliteFile: path.join(dir, 'test.db') });
+    cleanup = async () => fs.rmSync(dir, { recursive: true, force: true });
+  }
+  const { db, dialect } = handle;
+  await migrateToLatest(db);
+  const app = await buildApp({ config, db, dialect });
+  await app.ready();
+
+  const request = ({ method, url, body, cookie, headers = {} }: TestRequest) =>
+    app.inject({
+      method,
+      url,
+      headers: {
+        origin: ORIGIN,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(cookie ? { cookie: `${SESSION_COOKIE}=${cookie}` } : {}),
+        ...headers,
+      },
+      ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
+    });
+
+  const createUser: TestApp['createUser'] = async ({ password = PASSWORD, ...overrides } = {}) => {
+    userCounter += 1;
+    const now = nowIso();
+    const user: User = {
+      id: `user-${process.pid}-${userCounter}-${randomBytes(3).toString('hex')}`,
+      email: `user${userCounter}-${randomBytes(3).toString('hex')}@example.com`,
+      password_hash: await cachedHash(password),
+      first_name: 'Test',
+      last_name: `User ${userCounter}`,
+      designation: 'Analyst',
+      role: 'student',
+      disabled: 0,
+      failed_attempts: 0,
+      photo_file_id: null,
+      created_at: now,
+      updated_at: now,
+      ...overrides,
+    };
+    await db.insertInto('users').values(user).execute();
+    return user;
+  };
+
+  const signIn: TestApp['signIn'] = async (email, password = PASSWORD) => {
+    const response = await request({ method: 'POST', url: '/api/auth/login', body: { email, password } });
+    const cookie = response.cookies.find((c) => c.name === SESSION_COOKIE);
+    if (response.statusCode !== 200 || !cookie) {
+      throw new Error(`sign-in of ${email} failed: ${response.statusCode} ${response.body}`);
+    }
+    return cookie.value;
+  };
+
+  return {
+    app,
+    db,
+    dialect,
+    config,
+    request,
+    createUser,
+    signIn,
+    async userWithSession(role, overrides = {}) {
+      const user = await createUser({ role, ...overrides });
+      return { user, cookie: await signIn(user.email) };
+    },
+    async close() {
+      await app.close();
+      await db.destroy().catch(() => undefined); // a test may have destroyed it on purpose
+      await cleanup();
+    },
+  };
+}

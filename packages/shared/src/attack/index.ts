@@ -1,0 +1,41 @@
+import data from './enterprise-attack-compact.json' with { type: 'json' };
+
+export interface AttackTactic {
+  id: string;
+  shortname: string;
+  name: string;
+}
+
+export interface AttackTechnique {
+  id: string;
+  name: string;
+  tactics: string[];
+  subtechnique_of: string | null;
+  url: string;
+}
+
+export const ATTACK_VERSION: string = data.attack_version;
+
+/** MITRE's required notice, shown wherever ATT&CK data is shown. */
+export const ATTACK_NOTICE =
+  '© 2025 The MITRE Corporation. This work is reproduced and distributed with the permission of The MITRE Corporation.';
+
+/** The 14 Enterprise tactics in matrix order. */
+export const tactics: readonly AttackTactic[] = data.tactics;
+
+export const techniques: readonly AttackTechnique[] = data.techniques;
+
+const byId = new Map(techniques.map((technique) => [technique.id, technique]));
+
+/** The active technique or sub-technique with this id (`T1566` or `T1566.001`), if any. */
+export function findTechnique(id: string): AttackTechnique | undefined {
+  return byId.get(id.trim().toUpperCase());
+}
+
+/** "T1566.001 Spearphishing Attachment", or the id alone when it is not in the dataset. */
+export function techniqueLabel(id: string): string {
+  const technique = findTechnique(id);
+  if (!technique) return id;
+  const parent = technique.subtechnique_of ? findTechnique(technique.subtechnique_of) : undefined;
+  return parent ? `${technique.id} ${parent.name}: ${technique.name}` : `${technique.id} ${technique.name}`;
+}

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import {
+  NEW_PASSWORD_RULE_MESSAGE,
+  PASSWORD_MAX_LENGTH,
+  PASSWORD_RULE_MESSAGE,
+  PASSWORDS_DO_NOT_MATCH_MESSAGE,
+  meetsPasswordRule,
+} from './password';
+
+export const ROLES = ['pending', 'student', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+
+export const emailSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(254, 'Email must be at most 254 characters.')
+  .pipe(z.email('Enter a valid email address.'));
+
+const requiredName = (label: string) =>
+  z.string().trim().min(1, `${label} is required.`).max(80, `${label} must be at most 80 characters.`);
+
+export const firstNameSchema = requiredName('First name');
+export const lastNameSchema = requiredName('Last name');
+export const designationSchema = z.string().trim().max(120, 'Designation must be at most 120 characters.');
+
+export const registerInputSchema = z.object({
+  firstName: firstNameSchema,
+  lastName: lastNameSchema,
+  designation: designationSchema.optional().default(''),
+  email: emailSchema,
+  password: z.string().refine(meetsPasswordRule, PASSWORD_RULE_MESSAGE),
+});
+export type RegisterInput = z.input<typeof registerInputSchema>;
+
+export const loginInputSchema = z.object({
+  email: z.string().trim().toLowerCase().min(1, 'Email is required.').max(254),
+  password: z.string().min(1, 'Password is required.').max(PASSWORD_MAX_LENGTH),
+});
+export type LoginInput = z.input<typeof loginInputSchema>;
+
+export const passwordChangeInputSchema = z
+  .object({
+    currentPassword: z.string().min(1, 'Current password is required.').max(PASSWORD_MAX_LENGTH),
+    newPassword: z.string().refine(meetsPasswordRule, NEW_PASSWORD_RULE_MESSAGE),
+    confirmPassword: z.string(),
+  })
+  .refine((input) => input.newPassword === input.confirmPassword, {
+    path: ['confirmPassword'],
+    message: PASSWORDS_DO_NOT_MATCH_MESSAGE,
+  });
+export type PasswordChangeInput = z.input<typeof passwordChangeInputSchema>;
+
+/** The signed-in user as every screen sees them; the response schemas allow nothing more to leave the server. */
+export const sessionUserSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  designation: z.string(),
+  role: z.enum(ROLES),
+  photoUrl: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type SessionUser = z.infer<typeof sessionUserSchema>;
+
+/** Role comparison is case-insensitive (SPEC.md section 2). */
+export function hasRole(role: string | null | undefined, wanted: Role): boolean {
+  return (role ?? '').trim().toLowerCase() === wanted;
+}
+
+export const AUTH_MESSAGES = {
+  registrationSucceeded: 'Registration successful! Awaiting admin approval.',
+  registrationFailedPrefix: 'Registration failed: ',
+  pending: 'Your account is pending approval. Please wait for an admin to assign a role.',
+  disabled: 'Account disabled due to multiple failed login attempts.',
+  invalidCredentials: 'Incorrect email or password.',
+  loggedOut: 'You have been logged out.',
+  logoutQuestion: 'Are you sure you want to logout?',
+} as const;
+
+/** Three failed sign-ins disable the account (SPEC.md section 9). */
+export const FAILED_LOGIN_THRESHOLD = 3;
