@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
@@ -25,7 +25,7 @@ export async function registerWeb(app: FastifyInstance, distDir: string): Promis
   app.get('/', { config: { access: 'public' } }, (_request, reply) => sendIndex(reply));
   app.decorate('sendSpaIndex', sendIndex);
 
-  function sendIndex(reply: import('fastify').FastifyReply) {
+  function sendIndex(reply: FastifyReply) {
     return reply.header('cache-control', 'no-cache').sendFile('index.html', distDir);
   }
 }

@@ -1,0 +1,52 @@
+import { hasRole, type Role } from '@tradecraft/shared';
+import { Button, Center, Loader, Stack, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { Navigate, useLocation } from 'react-router';
+import { useSession } from '../features/auth/api/get-session';
+import { paths } from './paths';
+
+export function LoadingScreen() {
+  return (
+    <Center h="100dvh" role="status">
+      <Stack align="center" gap="xs">
+        <Loader aria-hidden />
+        <Text>Loading...</Text>
+      </Stack>
+    </Center>
+  );
+}
+
+/** Draws its children only for a signed-in user; the server enforces the same rule on every request. */
+export function RequireAuth({ children }: { children: ReactNode }) {
+  const { user, isLoading, error, refetch } = useSession();
+  const location = useLocation();
+  if (isLoading) return <LoadingScreen />;
+  if (error && !user) {
+    return (
+      <Center h="100dvh">
+        <Stack align="center">
+          <Text role="alert">{error.message}</Text>
+          <Button onClick={() => void refetch()}>Retry</Button>
+        </Stack>
+      </Center>
+    );
+  }
+  if (!user) return <Navigate to={paths.login} replace state={{ from: location.pathname + location.search }} />;
+  return children;
+}
+
+/** Sends a user without the role to the dashboard (role names compare case-insensitively). */
+export function RequireRole({ role, children }: { role: Role; children: ReactNode }) {
+  const { user } = useSession();
+  if (!hasRole(user?.role, role)) return <Navigate to={paths.dashboard} replace />;
+  return children;
+}
+
+/** /redirect and /: admins to /admin, students to /dashboard, anyone else to /login. */
+export function RoleRedirect() {
+  const { user, isLoading } = useSession();
+  if (isLoading) return <LoadingScreen />;
+  if (hasRole(user?.role, 'admin')) return <Navigate to={paths.admin} replace />;
+  if (hasRole(user?.role, 'student')) return <Navigate to={paths.dashboard} replace />;
+  return <Navigate to={paths.login} replace />;
+}

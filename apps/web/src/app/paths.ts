@@ -1,0 +1,27 @@
+/** Every route of the product in one place (SPEC.md section 2, plus the report and skill map). */
+export const paths = {
+  home: '/',
+  redirect: '/redirect',
+  login: '/login',
+  register: '/register',
+  admin: '/admin',
+  pendingUsers: '/admin/pending-users',
+  manageUsers: '/admin/users',
+  monitoring: '/admin/monitoring',
+  auditLog: '/admin/audit-log',
+  scenarioConfig: '/admin/scenario-config',
+  trainingProgress: '/admin/training-progress',
+  difficulty: '/admin/difficulty',
+  upload: '/upload',
+  underConstruction: '/underconstruction',
+  dashboard: '/dashboard',
+  scenarios: '/scenarios',
+  simulation: (scenarioId: string, query?: { simId?: string }) =>
+    `/simulation/${encodeURIComponent(scenarioId)}${query?.simId ? `?simId=${encodeURIComponent(query.simId)}` : ''}`,
+  runReport: (runId: string) => `/runs/${encodeURIComponent(runId)}/report`,
+  skills: '/skills',
+  profile: '/profile',
+  settings: '/settings',
+  help: '/help',
+  contact: '/contact',
+} as const;

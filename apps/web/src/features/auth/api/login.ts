@@ -1,0 +1,16 @@
+import type { LoginInput, SessionUser } from '@tradecraft/shared';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../app/api-client';
+import { sessionQueryKey } from './get-session';
+
+export const login = (input: LoginInput) => api.post<{ user: SessionUser }>('/api/auth/login', input);
+
+export function useLogin() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: login,
+    onSuccess: ({ user }) => {
+      queryClient.setQueryData(sessionQueryKey, { user });
+    },
+  });
+}

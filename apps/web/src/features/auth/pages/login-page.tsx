@@ -1,0 +1,73 @@
+import { AUTH_MESSAGES } from '@tradecraft/shared';
+import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
+import { useState, type FormEvent } from 'react';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router';
+import { paths } from '../../../app/paths';
+import { useSession } from '../api/get-session';
+import { useLogin } from '../api/login';
+import { AuthFrame } from '../components/auth-frame';
+
+interface LoginLocationState {
+  registered?: boolean;
+}
+
+export default function LoginPage() {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const login = useLogin();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const { user } = useSession();
+  const registered = (location.state as LoginLocationState | null)?.registered === true;
+
+  if (user && !login.isPending && !login.isSuccess) return <Navigate to={paths.redirect} replace />;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    login.mutate({ email, password }, { onSuccess: () => void navigate(paths.redirect, { replace: true }) });
+  };
+
+  return (
+    <AuthFrame title="Sign in">
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          {registered && !login.error && (
+            <Alert color="green" icon={<IconCircleCheck />} role="status">
+              {AUTH_MESSAGES.registrationSucceeded}
+            </Alert>
+          )}
+          {login.error && (
+            <Alert color="red" icon={<IconAlertCircle />} role="alert">
+              {login.error.message}
+            </Alert>
+          )}
+          <TextInput
+            label="Email"
+            type="email"
+            autoComplete="username"
+            required
+            value={email}
+            onChange={(event) => setEmail(event.currentTarget.value)}
+          />
+          <PasswordInput
+            label="Password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(event) => setPassword(event.currentTarget.value)}
+          />
+          <Button type="submit" loading={login.isPending} disabled={!email || !password}>
+            Login
+          </Button>
+          <Text size="sm" ta="center">
+            New here?{' '}
+            <Anchor component={Link} to={paths.register}>
+              Create an account
+            </Anchor>
+          </Text>
+        </Stack>
+      </form>
+    </AuthFrame>
+  );
+}

@@ -1,0 +1,122 @@
+import {
+  AUTH_MESSAGES,
+  PASSWORD_RULE_MESSAGE,
+  meetsPasswordRule,
+  registerInputSchema,
+} from '@tradecraft/shared';
+import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { paths } from '../../../app/paths';
+import { useRegister } from '../api/register';
+import { AuthFrame } from '../components/auth-frame';
+import { PasswordStrengthBar } from '../components/password-strength-bar';
+
+const EMPTY = { firstName: '', lastName: '', designation: '', email: '', password: '' };
+type Field = keyof typeof EMPTY;
+
+export default function RegisterPage() {
+  const [values, setValues] = useState(EMPTY);
+  const [fieldErrors, setFieldErrors] = useState<Partial<Record<Field, string>>>({});
+  const register = useRegister();
+  const navigate = useNavigate();
+
+  const set = (field: Field) => (event: React.ChangeEvent<HTMLInputElement>) => {
+    const value = event.currentTarget.value;
+    setValues((current) => ({ ...current, [field]: value }));
+    setFieldErrors((current) => ({ ...current, [field]: undefined }));
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = registerInputSchema.safeParse(values);
+    if (!parsed.success) {
+      const errors: Partial<Record<Field, string>> = {};
+      for (const issue of parsed.error.issues) {
+        const field = issue.path[0] as Field;
+        errors[field] ??= issue.message;
+      }
+      setFieldErrors(errors);
+      return;
+    }
+    register.mutate(parsed.data, {
+      onSuccess: () => void navigate(paths.login, { state: { registered: true } }),
+    });
+  };
+
+  const passwordProblem = values.password && !meetsPasswordRule(values.password) ? PASSWORD_RULE_MESSAGE : undefined;
+
+  return (
+    <AuthFrame title="Create your account">
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          {register.error && (
+            <Alert color="red" icon={<IconAlertCircle />} role="alert">
+              {register.error.message.startsWith(AUTH_MESSAGES.registrationFailedPrefix)
+                ? register.error.message
+                : AUTH_MESSAGES.registrationFailedPrefix + register.error.message}
+            </Alert>
+          )}
+          <Group grow align="flex-start" wrap="wrap">
+            <TextInput
+              label="First name"
+              required
+              autoComplete="given-name"
+              value={values.firstName}
+              onChange={set('firstName')}
+              error={fieldErrors.firstName}
+              miw={160}
+            />
+            <TextInput
+              label="Last name"
+              required
+              autoComplete="family-name"
+              value={values.lastName}
+              onChange={set('lastName')}
+              error={fieldErrors.lastName}
+              miw={160}
+            />
+          </Group>
+          <TextInput
+            label="Designation"
+            description="Optional, e.g. SOC Analyst L1"
+            autoComplete="organization-title"
+            value={values.designation}
+            onChange={set('designation')}
+            error={fieldErrors.designation}
+          />
+          <TextInput
+            label="Email"
+            type="email"
+            required
+            autoComplete="email"
+            value={values.email}
+            onChange={set('email')}
+            error={fieldErrors.email}
+          />
+          <div>
+            <PasswordInput
+              label="Password"
+              required
+              autoComplete="new-password"
+              value={values.password}
+              onChange={set('password')}
+              error={fieldErrors.password ?? passwordProblem}
+            />
+            <PasswordStrengthBar password={values.password} />
+          </div>
+          <Button type="submit" loading={register.isPending}>
+            Register
+          </Button>
+          <Text size="sm" ta="center">
+            Already have an account?{' '}
+            <Anchor component={Link} to={paths.login}>
+              Sign in
+            </Anchor>
+          </Text>
+        </Stack>
+      </form>
+    </AuthFrame>
+  );
+}

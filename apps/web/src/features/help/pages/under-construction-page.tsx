@@ -1,0 +1,5 @@
+import { ComingSoon } from '../../../ui/coming-soon';
+
+export default function UnderConstructionPage() {
+  return <ComingSoon title="Admin Panel" />;
+}
