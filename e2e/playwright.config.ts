@@ -53,6 +53,8 @@ export default defineConfig({
       ADMIN_PASSWORD: E2E_ADMIN.password,
       LOG_LEVEL: 'warn',
       DATABASE_URL: '',
+      // Lets several checkouts or builds run side by side; empty means apps/web/dist.
+      WEB_DIST_DIR: process.env.WEB_DIST_DIR ?? '',
     },
   },
 });

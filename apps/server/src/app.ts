@@ -7,8 +7,17 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Config } from './config';
 import type { Db, Dialect } from './db/database';
 import { registerAccess } from './features/auth/access';
+import { activityRoutes } from './features/activity/activity.routes';
+import { auditRoutes } from './features/audit/audit.routes';
 import { authRoutes } from './features/auth/auth.routes';
 import { healthRoutes } from './features/health/health.routes';
+import { notificationsRoutes } from './features/notifications/notifications.routes';
+import { profileRoutes } from './features/profile/profile.routes';
+import { progressRoutes } from './features/progress/progress.routes';
+import { runsRoutes } from './features/runs/runs.routes';
+import { scenariosRoutes } from './features/scenarios/scenarios.routes';
+import { settingsRoutes } from './features/settings/settings.routes';
+import { usersRoutes } from './features/users/users.routes';
 import { registerDocs } from './plugins/docs';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerSecurity } from './plugins/security';
@@ -49,6 +58,15 @@ export async function buildApp({ config, db, dialect, logger = false }: AppOptio
     async (api) => {
       await api.register(healthRoutes, { db });
       await api.register(authRoutes, { prefix: '/auth', db, secureCookies: config.secureCookies });
+      await api.register(usersRoutes, { prefix: '/users', db });
+      await api.register(profileRoutes, { db }); // /profile and /users/:id/photo
+      await api.register(activityRoutes, { prefix: '/logs', db });
+      await api.register(auditRoutes, { prefix: '/audit', db });
+      await api.register(notificationsRoutes, { prefix: '/notifications', db });
+      await api.register(scenariosRoutes, { prefix: '/sim', db });
+      await api.register(settingsRoutes, { prefix: '/settings', db });
+      await api.register(runsRoutes, { prefix: '/runs', db });
+      await api.register(progressRoutes, { prefix: '/progress', db });
     },
     { prefix: '/api' },
   );

@@ -30,7 +30,6 @@ async function main(): Promise<void> {
   try {
     const applied = await migrateToLatest(db);
     app.log.info({ dialect, location, applied }, 'database ready');
-    for (const hook of startupHooks) await hook(app);
     const admin = await ensureAdmin(db, { email: config.adminEmail, password: config.adminPassword });
     if (admin?.generatedPassword) {
       // Printed once, straight to the console rather than the log, so it does not end up in log files.
@@ -70,8 +69,5 @@ async function main(): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   console.log(`  Tradecraft is running at ${config.publicOrigin}\n`);
 }
-
-/** Work each feature needs done at start-up, after migrations (e.g. loading the built-in scenarios). */
-const startupHooks: ((app: Awaited<ReturnType<typeof buildApp>>) => Promise<void>)[] = [];
 
 void main();

@@ -4,3 +4,4 @@ export * from './auth/auth.schema';
 export * from './auth/roles';
 export * from './paging/paging';
 export * from './scenarios';
+export * from './users/users.schema';

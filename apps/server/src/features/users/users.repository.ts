@@ -1,4 +1,4 @@
-import type { SessionUser } from '@tradecraft/shared';
+import type { PendingUser, SessionUser } from '@tradecraft/shared';
 import type { DbOrTrx } from '../../db/database';
 import type { NewUser, User } from '../../db/schema';
 
@@ -35,4 +35,23 @@ export function toSessionUser(user: User): SessionUser {
     photoUrl: photoUrl(user),
     createdAt: user.created_at,
   };
+}
+
+/** Everyone awaiting approval, oldest first (the first to register is the first to be answered). */
+export async function listPendingUsers(db: DbOrTrx): Promise<PendingUser[]> {
+  const rows = await db
+    .selectFrom('users')
+    .select(['id', 'first_name', 'last_name', 'email', 'designation', 'created_at'])
+    .where('role', '=', 'pending')
+    .orderBy('created_at', 'asc')
+    .orderBy('id', 'asc')
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    email: row.email,
+    designation: row.designation,
+    registeredAt: row.created_at,
+  }));
 }

@@ -1,0 +1,4 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { Db } from '../../db/database';
+
+export const settingsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (_app, _options) => {};
