@@ -11,6 +11,10 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
   }
+  interface FastifyInstance {
+    /** Every /api route with the access it declared (the authorization matrix test walks it). */
+    apiRoutes: { method: string; url: string; access: Access }[];
+  }
   interface FastifyRequest {
     /** The signed-in user, re-read from the database on this request; null when signed out. */
     user: User | null;
@@ -27,6 +31,8 @@ export function currentUser(request: FastifyRequest): User {
 export function registerAccess(app: FastifyInstance, db: Db): void {
   app.decorateRequest('user', null);
   app.decorateRequest('sessionId', null);
+  const apiRoutes: FastifyInstance['apiRoutes'] = [];
+  app.decorate('apiRoutes', apiRoutes);
 
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api')) return;
@@ -36,9 +42,11 @@ export function registerAccess(app: FastifyInstance, db: Db): void {
     }
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (methods.every((method) => method === 'HEAD')) return;
-    if (!route.config?.access) {
+    const access = route.config?.access;
+    if (!access) {
       throw new Error(`Route ${methods.join(',')} ${route.url} must declare config.access`);
     }
+    for (const method of methods) if (method !== 'HEAD') apiRoutes.push({ method, url: route.url, access });
   });
 
   app.addHook('onRequest', async (request) => {

@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/helper';
+import type { Access } from './access';
+import { createSession } from './sessions';
+
+/**
+ * Who may call each API route. A route missing here fails the test, so every new route must say who may
+ * call it, and the server must enforce exactly that.
+ */
+const EXPECTED: Record<string, Access> = {
+  'GET /api/health': 'public',
+  'POST /api/auth/register': 'public',
+  'POST /api/auth/login': 'public',
+  'POST /api/auth/logout': 'public',
+  'GET /api/auth/me': 'public',
+  'POST /api/auth/password': 'signedIn',
+  'GET /api/users/pending': 'admin',
+  'POST /api/users/:id/approve': 'admin',
+  'DELETE /api/users/:id': 'admin',
+};
+
+// Routes whose call with an empty body would change the caller's own state; checked without side effects.
+const SELF_CHANGING = new Set(['POST /api/auth/logout', 'POST /api/auth/login', 'POST /api/auth/register']);
+
+describe('authorization matrix', () => {
+  let t: TestApp;
+  const tokens: Record<'student' | 'admin' | 'disabled', () => Promise<string>> = {} as never;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const student = await t.createUser({ role: 'student' });
+    const admin = await t.createUser({ role: 'admin' });
+    const disabled = await t.createUser({ role: 'admin' });
+    const client = { ip: '127.0.0.1', userAgent: 'matrix' };
+    // A fresh session per call, so no call (say, a logout) can spoil the next one.
+    tokens.student = async () => (await createSession(t.db, student.id, client)).token;
+    tokens.admin = async () => (await createSession(t.db, admin.id, client)).token;
+    const disabledToken = (await createSession(t.db, disabled.id, client)).token;
+    await t.db.updateTable('users').set({ disabled: 1 }).where('id', '=', disabled.id).execute();
+    tokens.disabled = async () => disabledToken;
+  });
+  afterAll(() => t.close());
+
+  it('declares every registered route in the expected table, and nothing more', () => {
+    const registered = t.app.apiRoutes.map((route) => `${route.method} ${route.url}`).sort();
+    expect(registered).toEqual(Object.keys(EXPECTED).sort());
+    for (const route of t.app.apiRoutes) expect(route.access, `${route.method} ${route.url}`).toBe(EXPECTED[`${route.method} ${route.url}`]);
+  });
+
+  it('enforces each route for anonymous, student, admin and a disabled user', async () => {
+    const failures: string[] = [];
+    for (const route of t.app.apiRoutes) {
+      const key = `${route.method} ${route.url}`;
+      if (SELF_CHANGING.has(key)) continue;
+      const url = route.url.replace(/:[a-zA-Z]+/g, 'no-such-id');
+      const call = async (token?: string) =>
+        (
+          await t.request({
+            method: route.method as 'GET',
+            url,
+            ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { body: {} }),
+            ...(token ? { cookie: token } : {}),
+          })
+        ).statusCode;
+      const expected = EXPECTED[key];
+      const anonymous = await call();
+      const student = await call(await tokens.student());
+      const admin = await call(await tokens.admin());
+      const disabled = await call(await tokens.disabled());
+      const allowed = (status: number) => status !== 401 && status !== 403;
+      const wants = {
+        anonymous: expected === 'public' ? allowed(anonymous) : anonymous === 401,
+        student: expected === 'admin' ? student === 403 : allowed(student),
+        admin: allowed(admin),
+        disabled: expected === 'public' ? allowed(disabled) : disabled === 401,
+      };
+      for (const [who, ok] of Object.entries(wants)) {
+        if (!ok) failures.push(`${key} (${expected}) as ${who}: anonymous ${anonymous}, student ${student}, admin ${admin}, disabled ${disabled}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+});
