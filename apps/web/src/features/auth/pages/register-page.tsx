@@ -4,7 +4,7 @@ import {
   meetsPasswordRule,
   registerInputSchema,
 } from '@tradecraft/shared';
-import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, PasswordInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -58,7 +58,7 @@ export default function RegisterPage() {
                 : AUTH_MESSAGES.registrationFailedPrefix + register.error.message}
             </Alert>
           )}
-          <Group grow align="flex-start" wrap="wrap">
+          <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="md">
             <TextInput
               label="First name"
               required
@@ -66,7 +66,6 @@ export default function RegisterPage() {
               value={values.firstName}
               onChange={set('firstName')}
               error={fieldErrors.firstName}
-              miw={160}
             />
             <TextInput
               label="Last name"
@@ -75,9 +74,8 @@ export default function RegisterPage() {
               value={values.lastName}
               onChange={set('lastName')}
               error={fieldErrors.lastName}
-              miw={160}
             />
-          </Group>
+          </SimpleGrid>
           <TextInput
             label="Designation"
             description="Optional, e.g. SOC Analyst L1"
