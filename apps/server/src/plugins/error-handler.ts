@@ -31,6 +31,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
       }
       return reply.status(error.statusCode).send({ error: error.message, ...error.details });
     }
+    if (error.statusCode === undefined && isMultipart(request.headers['content-type'])) {
+      // The multipart parser throws plain errors for malformed bodies (no boundary, cut-off parts): the client's fault.
+      request.log.info({ err: error }, 'malformed multipart body');
+      return reply.status(400).send({ error: 'The upload could not be read. Send the file as multipart/form-data.' });
+    }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       // Fastify's own client errors: bad JSON, body too large, unsupported media type, and the like.
@@ -46,6 +51,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (isPage && app.sendSpaIndex) return app.sendSpaIndex(reply);
     return reply.status(404).send({ error: `No route ${request.method} ${request.url.split('?')[0]}.` });
   });
+}
+
+function isMultipart(contentType: string | undefined): boolean {
+  return (contentType ?? '').toLowerCase().startsWith('multipart/');
 }
 
 /** Our own schema messages are whole sentences; zod's defaults need the field named. */

@@ -1,0 +1,186 @@
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import { sql } from 'kysely';
+import { createSession } from '../../src/features/auth/sessions';
+import type { TestApp } from '../helper';
+import { ORIGIN } from '../helper';
+
+/**
+ * The bad-input campaign: generated bodies, query strings, path parameters, headers and cookies sent to every
+ * API route as anonymous, trainee and admin. Every answer must be a correct 2xx or a 4xx with a readable
+ * `error`; never a 5xx, and never a changed record after a 4xx.
+ */
+export interface CampaignOptions {
+  numRuns: number;
+  seed: number;
+}
+
+export interface CampaignReport {
+  cases: number;
+  byStatus: Record<string, number>;
+  routes: number;
+}
+
+type Caller = 'anonymous' | 'student' | 'admin';
+
+// Tables whose 4xx-time changes are the point (failed sign-ins are counted and logged; limits count attempts).
+const VOLATILE_TABLES = new Set(['sessions', 'rate_limits', 'login_events', 'kysely_migration', 'kysely_migration_lock']);
+const VOLATILE_COLUMNS = new Set(['failed_attempts', 'disabled', 'last_seen_at']);
+const TABLES = ['users', 'files', 'settings', 'audit_log', 'notifications', 'scenarios', 'runs', 'run_decisions'];
+
+async function snapshot(t: TestApp): Promise<string> {
+  const hash = createHash('sha256');
+  for (const table of TABLES) {
+    if (VOLATILE_TABLES.has(table)) continue;
+    const rows = (await sql`select * from ${sql.table(table)}`.execute(t.db)).rows as Record<string, unknown>[];
+    const stable = rows
+      .map((row) =>
+        JSON.stringify(
+          Object.entries(row)
+            .filter(([column]) => !VOLATILE_COLUMNS.has(column))
+            .map(([column, value]) => [column, Buffer.isBuffer(value) ? createHash('sha256').update(value).digest('hex') : value]),
+        ),
+      )
+      .sort();
+    hash.update(`${table}:${stable.join('\n')}\n`);
+  }
+  return hash.digest('hex');
+}
+
+const hostileStrings = fc.constantFrom(
+  '',
+  ' ',
+  '-1',
+  '0',
+  '1e309',
+  'NaN',
+  'null',
+  'true',
+  '[]',
+  '{}',
+  '../../etc/passwd',
+  '..%2f..%2f',
+  '%00',
+  '\u0000',
+  '<script>alert(1)</script>',
+  "' or 1=1 --",
+  '=cmd|"/c calc"!A1',
+  'a'.repeat(300),
+  '😀'.repeat(20),
+  '\u202Eevil',
+  'T1566.001',
+  'student',
+  'admin',
+  'pending',
+  'asc',
+  'desc',
+  '2026-01-01',
+  '2026-13-45',
+);
+
+const text = fc.oneof(hostileStrings, fc.string({ maxLength: 40 }), fc.integer().map(String));
+
+const jsonish: fc.Arbitrary<unknown> = fc.oneof(
+  fc.jsonValue({ maxDepth: 3 }),
+  fc.record(
+    {
+      email: fc.oneof(text, fc.integer(), fc.constant(null)),
+      password: fc.oneof(text, fc.integer(), fc.array(text)),
+      firstName: fc.oneof(text, fc.integer()),
+      lastName: text,
+      role: fc.oneof(text, fc.integer()),
+      disabled: fc.oneof(fc.boolean(), text, fc.integer()),
+      difficulty: fc.oneof(fc.integer({ min: -10, max: 10 }), text, fc.double()),
+      scenarioId: text,
+      stepId: text,
+      optionIndex: fc.oneof(fc.integer({ min: -5, max: 10 }), text, fc.double()),
+      timeMs: fc.oneof(fc.integer(), fc.double(), text),
+      currentPassword: text,
+      newPassword: text,
+      confirmPassword: text,
+    },
+    { requiredKeys: [] },
+  ),
+  // Deeply nested JSON: must be refused or ignored, never crash.
+  fc.integer({ min: 50, max: 2000 }).map((depth) => JSON.parse('['.repeat(depth) + ']'.repeat(depth)) as unknown),
+);
+
+const rawBody = fc.oneof(
+  jsonish.map((value) => ({ payload: JSON.stringify(value) ?? 'null', contentType: 'application/json' })),
+  fc.string({ maxLength: 200 }).map((payload) => ({ payload, contentType: 'application/json' })),
+  fc.string({ maxLength: 200 }).map((payload) => ({ payload, contentType: 'text/plain' })),
+  fc.record({ name: text, content: fc.string({ maxLength: 400 }) }).map(({ name, content }) => {
+    const boundary = 'campaignboundary';
+    const payload =
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${name.replace(/["\r\n]/g, '')}"\r\n` +
+      `Content-Type: application/octet-stream\r\n\r\n${content}\r\n--${boundary}--\r\n`;
+    return { payload, contentType: `multipart/form-data; boundary=${boundary}` };
+  }),
+  fc.constant({ payload: '', contentType: 'multipart/form-data' }),
+  fc.constant(undefined),
+);
+
+const caseArbitrary = (routeCount: number) =>
+  fc.record({
+    route: fc.nat({ max: routeCount - 1 }),
+    caller: fc.constantFrom<Caller>('anonymous', 'student', 'admin'),
+    param: text,
+    query: fc.dictionary(
+      fc.constantFrom('page', 'pageSize', 'sort', 'dir', 'search', 'q', 'start_date', 'end_date', 'role', 'event', 'status', 'userId', 'all', 'email'),
+      text,
+      { maxKeys: 4 },
+    ),
+    body: rawBody,
+    cookie: fc.option(fc.oneof(text, fc.constant('tc_session=' + 'A'.repeat(43))), { nil: undefined }),
+    origin: fc.constantFrom(ORIGIN, ORIGIN, ORIGIN, 'https://evil.example', 'null'),
+  });
+
+export async function runBadInputCampaign(t: TestApp, { numRuns, seed }: CampaignOptions): Promise<CampaignReport> {
+  const student = await t.createUser({ role: 'student' });
+  const admin = await t.createUser({ role: 'admin' });
+  const client = { ip: '127.0.0.1', userAgent: 'campaign' };
+  // Streams never end under inject(); they are exercised by their own tests.
+  const routes = t.app.apiRoutes.filter((route) => !route.url.endsWith('/stream'));
+  const byStatus: Record<string, number> = {};
+
+  await fc.assert(
+    fc.asyncProperty(caseArbitrary(routes.length), async (generated) => {
+      const route = routes[generated.route]!;
+      const url =
+        route.url.replace(/:[a-zA-Z]+/g, () => encodeURIComponent(generated.param) || 'x') +
+        (Object.keys(generated.query).length ? `?${new URLSearchParams(generated.query).toString()}` : '');
+      const userId = generated.caller === 'admin' ? admin.id : generated.caller === 'student' ? student.id : null;
+      const token = userId ? (await createSession(t.db, userId, client)).token : undefined;
+      const headers: Record<string, string> = { origin: generated.origin };
+      const cookies = [token ? `tc_session=${token}` : '', generated.cookie ?? ''].filter(Boolean);
+      if (cookies.length) headers.cookie = cookies.join('; ');
+      const sendsBody = route.method !== 'GET' && route.method !== 'DELETE' && generated.body !== undefined;
+      if (sendsBody) headers['content-type'] = generated.body!.contentType;
+
+      const before = await snapshot(t);
+      const response = await t.app.inject({
+        method: route.method as 'GET',
+        url,
+        headers,
+        ...(sendsBody ? { payload: generated.body!.payload } : {}),
+      });
+      byStatus[response.statusCode] = (byStatus[response.statusCode] ?? 0) + 1;
+      const where = `${route.method} ${url} as ${generated.caller}`;
+      if (response.statusCode >= 500) throw new Error(`${where} answered ${response.statusCode}: ${response.body.slice(0, 300)}`);
+      if (response.statusCode >= 400) {
+        let error: unknown;
+        try {
+          error = (response.json() as { error?: unknown }).error;
+        } catch {
+          error = undefined;
+        }
+        if (typeof error !== 'string' || error.trim() === '') {
+          throw new Error(`${where} answered ${response.statusCode} without a readable error: ${response.body.slice(0, 200)}`);
+        }
+        if ((await snapshot(t)) !== before) throw new Error(`${where} answered ${response.statusCode} but changed stored records`);
+      }
+    }),
+    { numRuns, seed, endOnFailure: true },
+  );
+  return { cases: numRuns, byStatus, routes: routes.length };
+}
