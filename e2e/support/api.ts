@@ -4,12 +4,25 @@ import { baseURL, E2E_ADMIN } from '../playwright.config';
 
 export const STUDENT_PASSWORD = 'Trainee!2026';
 
-/** An API client signed in as the e2e admin (seeding goes through the API, as a person's actions would). */
-export async function adminApi(): Promise<APIRequestContext> {
+type StorageState = Awaited<ReturnType<APIRequestContext['storageState']>>;
+let adminState: Promise<StorageState> | undefined;
+
+async function signInAdminOnce(): Promise<StorageState> {
   const api = await playwrightRequest.newContext({ baseURL });
   const response = await api.post('/api/auth/login', { data: E2E_ADMIN });
   if (!response.ok()) throw new Error(`admin sign-in failed: ${response.status()} ${await response.text()}`);
-  return api;
+  const state = await api.storageState();
+  await api.dispose();
+  return state;
+}
+
+/**
+ * An API client signed in as the e2e admin (seeding goes through the API, as a person's actions would). The
+ * admin signs in once per worker; each call gets its own context on that session.
+ */
+export async function adminApi(): Promise<APIRequestContext> {
+  adminState ??= signInAdminOnce();
+  return playwrightRequest.newContext({ baseURL, storageState: await adminState });
 }
 
 export interface SeededUser {

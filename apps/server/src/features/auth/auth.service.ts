@@ -7,14 +7,17 @@ import { isUniqueViolation } from '../../db/errors';
 import type { User } from '../../db/schema';
 import { AppError, badRequest, conflict } from '../../errors';
 import { countUnknownEmailFailures, recordLoginEvent } from '../activity/activity.repository';
+import { notifyRecipients } from '../notifications/notifications.hub';
 import { insertNotifications } from '../notifications/notifications.repository';
 import { findUserByEmail, findUserById, listAdminIds } from '../users/users.repository';
 import { hashPassword, verifyAgainstNothing, verifyPassword } from './passwords';
 import {
-  LOGIN_PER_ACCOUNT,
+  LOGIN_FAILURES_PER_ACCOUNT,
   LOGIN_PER_ADDRESS,
   REGISTER_PER_ADDRESS,
+  assertUnderRateLimit,
   consumeRateLimit,
+  incrementRateLimit,
 } from './rate-limit';
 import { createSession, deleteSession, deleteUserSessions, type NewSession } from './sessions';
 
@@ -30,6 +33,7 @@ export async function registerUser(db: Db, input: RegisterInput, client: Client)
   await consumeRateLimit(db, REGISTER_PER_ADDRESS, client.ip ?? 'unknown');
   const passwordHash = await hashPassword(input.password);
   const now = nowIso();
+  let adminIds: string[] = [];
   try {
     await db.transaction().execute(async (trx) => {
       await trx
@@ -49,7 +53,8 @@ export async function registerUser(db: Db, input: RegisterInput, client: Client)
           updated_at: now,
         })
         .execute();
-      await insertNotifications(trx, await listAdminIds(trx), {
+      adminIds = await listAdminIds(trx);
+      await insertNotifications(trx, adminIds, {
         kind: 'registration',
         message: `${input.firstName} ${input.lastName} (${input.email}) registered and awaits approval.`,
         link: '/admin/pending-users',
@@ -61,6 +66,7 @@ export async function registerUser(db: Db, input: RegisterInput, client: Client)
     }
     throw error;
   }
+  await notifyRecipients(db, adminIds); // after the commit: the admins' bells fetch rows that now exist
 }
 
 const invalidCredentials = () => new AppError(401, AUTH_MESSAGES.invalidCredentials);
@@ -77,18 +83,22 @@ export async function signIn(
   client: Client,
 ): Promise<{ user: User; session: NewSession }> {
   const email = input.email.trim().toLowerCase();
+  const accountKey = `${client.ip ?? 'unknown'}:${email}`;
   await consumeRateLimit(db, LOGIN_PER_ADDRESS, client.ip ?? 'unknown');
-  await consumeRateLimit(db, LOGIN_PER_ACCOUNT, `${client.ip ?? 'unknown'}:${email}`);
+  await assertUnderRateLimit(db, LOGIN_FAILURES_PER_ACCOUNT, accountKey);
+  const countFailure = () => incrementRateLimit(db, LOGIN_FAILURES_PER_ACCOUNT, accountKey);
 
   const user = await findUserByEmail(db, email);
   if (!user) {
     await verifyAgainstNothing(input.password);
+    await countFailure();
     const earlierFailures = await countUnknownEmailFailures(db, email);
     await recordLoginEvent(db, { email, role: 'unknown', event: 'failed_login', ip: client.ip });
     throw earlierFailures + 1 >= FAILED_LOGIN_THRESHOLD ? disabledAccount() : invalidCredentials();
   }
 
   if (!(await verifyPassword(user.password_hash, input.password))) {
+    await countFailure();
     const counted = await recordFailedSignIn(db, user.id);
     await recordLoginEvent(db, { email, role: user.role, event: 'failed_login', ip: client.ip });
     throw counted.disabled === 1 ? disabledAccount() : invalidCredentials();

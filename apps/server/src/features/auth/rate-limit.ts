@@ -11,10 +11,15 @@ export interface RateLimit {
 }
 
 // Counters live in the database so every server process behind a load balancer shares them.
-export async function consumeRateLimit(db: DbOrTrx, limit: RateLimit, subject: string): Promise<void> {
+/** Counts one more event in the current window and returns the count. */
+export async function incrementRateLimit(
+  db: DbOrTrx,
+  limit: RateLimit,
+  subject: string,
+): Promise<{ count: number; window_ends_at: string }> {
   const now = nowIso();
   const windowEndsAt = new Date(Date.now() + limit.windowMs).toISOString();
-  const row = await db
+  return db
     .insertInto('rate_limits')
     .values({ key: `${limit.name}:${subject}`, count: 1, window_ends_at: windowEndsAt })
     .onConflict((oc) =>
@@ -35,7 +40,26 @@ export async function consumeRateLimit(db: DbOrTrx, limit: RateLimit, subject: s
     )
     .returning(['count', 'window_ends_at'])
     .executeTakeFirstOrThrow();
+}
+
+/** Counts this request and refuses it (429) once the window's limit is passed. */
+export async function consumeRateLimit(db: DbOrTrx, limit: RateLimit, subject: string): Promise<void> {
+  const row = await incrementRateLimit(db, limit, subject);
   if (row.count > limit.max) {
+    const retryAfterSeconds = Math.max(1, Math.ceil((Date.parse(row.window_ends_at) - Date.now()) / 1000));
+    throw tooManyRequests(limit.message, retryAfterSeconds);
+  }
+}
+
+/** Refuses when the counter is already at its limit, without counting this request (see LOGIN_FAILURES_PER_ACCOUNT). */
+export async function assertUnderRateLimit(db: DbOrTrx, limit: RateLimit, subject: string): Promise<void> {
+  const row = await db
+    .selectFrom('rate_limits')
+    .select(['count', 'window_ends_at'])
+    .where('key', '=', `${limit.name}:${subject}`)
+    .where('window_ends_at', '>', nowIso())
+    .executeTakeFirst();
+  if (row && row.count >= limit.max) {
     const retryAfterSeconds = Math.max(1, Math.ceil((Date.parse(row.window_ends_at) - Date.now()) / 1000));
     throw tooManyRequests(limit.message, retryAfterSeconds);
   }
@@ -55,9 +79,12 @@ export const LOGIN_PER_ADDRESS: RateLimit = {
   message: 'Too many sign-in attempts from your network. Please wait a minute and try again.',
 };
 
-/** One account from one address: plenty for typos, too few for guessing. */
-export const LOGIN_PER_ACCOUNT: RateLimit = {
-  name: 'login-account',
+/**
+ * Failed sign-ins for one account from one address: plenty for typos, too few for guessing. Only failures
+ * count, so someone signing in and out all day is never locked out by it.
+ */
+export const LOGIN_FAILURES_PER_ACCOUNT: RateLimit = {
+  name: 'login-failures',
   max: 10,
   windowMs: 15 * MINUTE,
   message: 'Too many sign-in attempts for this account. Please wait 15 minutes and try again.',
