@@ -9,28 +9,67 @@ import { createSession } from './sessions';
  */
 const EXPECTED: Record<string, Access> = {
   'GET /api/health': 'public',
+  'GET /api/meta': 'public',
   'POST /api/auth/register': 'public',
   'POST /api/auth/login': 'public',
   'POST /api/auth/logout': 'public',
   'GET /api/auth/me': 'public',
   'POST /api/auth/password': 'signedIn',
+  'GET /api/profile': 'signedIn',
+  'PATCH /api/profile': 'signedIn',
+  'PUT /api/profile/photo': 'signedIn',
+  'GET /api/users/:id/photo': 'signedIn',
+  'GET /api/users': 'admin',
+  'GET /api/users/stats': 'admin',
+  'GET /api/users/dashboard-stats': 'admin',
+  'PATCH /api/users/:id': 'admin',
   'GET /api/users/pending': 'admin',
   'POST /api/users/:id/approve': 'admin',
   'DELETE /api/users/:id': 'admin',
+  'GET /api/logs/login-activity': 'admin',
+  'GET /api/logs/login-activity/stats': 'admin',
+  'GET /api/logs/login-activity.csv': 'admin',
+  'GET /api/audit/logs': 'admin',
+  'GET /api/audit/export': 'admin',
+  'GET /api/notifications': 'signedIn',
+  'POST /api/notifications/read': 'signedIn',
+  'GET /api/notifications/stream': 'signedIn',
+  'GET /api/sim/list': 'signedIn',
+  'GET /api/sim/:id': 'signedIn',
+  'DELETE /api/sim/delete-scenario/:id': 'admin',
+  'POST /api/sim/upload-scenario': 'admin',
+  'GET /api/settings/difficulty': 'signedIn',
+  'PUT /api/settings/difficulty': 'admin',
+  'POST /api/runs': 'signedIn',
+  'GET /api/runs/:id': 'signedIn',
+  'POST /api/runs/:id/answer': 'signedIn',
+  'POST /api/runs/:id/next': 'signedIn',
+  'POST /api/runs/:id/end': 'signedIn',
+  'GET /api/progress/user/:email': 'signedIn',
+  'GET /api/progress/all': 'admin',
+  'GET /api/progress/all.csv': 'admin',
+  'GET /api/progress/timeline/:runId': 'signedIn',
+  'GET /api/progress/runs/:runId/report': 'signedIn',
+  'GET /api/progress/skills': 'signedIn',
+  'GET /api/progress/skills/layer': 'signedIn',
 };
 
 // Routes whose call with an empty body would change the caller's own state; checked without side effects.
 const SELF_CHANGING = new Set(['POST /api/auth/logout', 'POST /api/auth/login', 'POST /api/auth/register']);
+// An event stream never ends for an allowed caller, so only its refusals are checked here.
+const isStream = (url: string) => url.endsWith('/stream');
 
 describe('authorization matrix', () => {
   let t: TestApp;
   const tokens: Record<'student' | 'admin' | 'disabled', () => Promise<string>> = {} as never;
+  const emails: Record<'student' | 'admin' | 'disabled', string> = {} as never;
 
   beforeAll(async () => {
     t = await createTestApp();
     const student = await t.createUser({ role: 'student' });
     const admin = await t.createUser({ role: 'admin' });
     const disabled = await t.createUser({ role: 'admin' });
+    Object.assign(emails, { student: student.email, admin: admin.email, disabled: disabled.email });
     const client = { ip: '127.0.0.1', userAgent: 'matrix' };
     // A fresh session per call, so no call (say, a logout) can spoil the next one.
     tokens.student = async () => (await createSession(t.db, student.id, client)).token;
@@ -52,21 +91,27 @@ describe('authorization matrix', () => {
     for (const route of t.app.apiRoutes) {
       const key = `${route.method} ${route.url}`;
       if (SELF_CHANGING.has(key)) continue;
-      const url = route.url.replace(/:[a-zA-Z]+/g, 'no-such-id');
-      const call = async (token?: string) =>
+      // An :email parameter is the caller's own (a trainee may read their own progress); other ids match nothing.
+      const urlFor = (who?: keyof typeof emails) =>
+        route.url.replace(/:email/g, encodeURIComponent(who ? emails[who] : 'nobody@example.com')).replace(/:[a-zA-Z]+/g, 'no-such-id');
+      const call = async (token?: string, who?: keyof typeof emails) =>
         (
           await t.request({
             method: route.method as 'GET',
-            url,
+            url: urlFor(who),
             ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { body: {} }),
             ...(token ? { cookie: token } : {}),
           })
         ).statusCode;
       const expected = EXPECTED[key];
       const anonymous = await call();
-      const student = await call(await tokens.student());
-      const admin = await call(await tokens.admin());
-      const disabled = await call(await tokens.disabled());
+      const disabled = await call(await tokens.disabled(), 'disabled');
+      if (isStream(route.url)) {
+        if (anonymous !== 401 || disabled !== 401) failures.push(`${key}: anonymous ${anonymous}, disabled ${disabled}`);
+        continue;
+      }
+      const student = await call(await tokens.student(), 'student');
+      const admin = await call(await tokens.admin(), 'admin');
       const allowed = (status: number) => status !== 401 && status !== 403;
       const wants = {
         anonymous: expected === 'public' ? allowed(anonymous) : anonymous === 401,
