@@ -4,6 +4,7 @@ import { ConfigError, loadConfig, type Config } from './config';
 import { migrateToLatest, openDatabase } from './db/database';
 import { deleteExpiredRateLimits } from './features/auth/rate-limit';
 import { deleteExpiredSessions } from './features/auth/sessions';
+import { loadBuiltinScenarios } from './features/scenarios/scenarios.loader';
 
 const HOUSEKEEPING_INTERVAL_MS = 10 * 60 * 1000;
 
@@ -30,6 +31,11 @@ async function main(): Promise<void> {
   try {
     const applied = await migrateToLatest(db);
     app.log.info({ dialect, location, applied }, 'database ready');
+    const library = await loadBuiltinScenarios(db, undefined, app.log);
+    app.log.info(
+      { loaded: library.loaded, inserted: library.inserted.length, updated: library.updated.length, skipped: library.skipped.length },
+      `built-in scenarios: ${library.loaded} loaded`,
+    );
     const admin = await ensureAdmin(db, { email: config.adminEmail, password: config.adminPassword });
     if (admin?.generatedPassword) {
       // Printed once, straight to the console rather than the log, so it does not end up in log files.

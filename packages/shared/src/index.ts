@@ -5,3 +5,5 @@ export * from './auth/roles';
 export * from './paging/paging';
 export * from './scenarios';
 export * from './users/users.schema';
+export * from './runs';
+export * from './scenarios/scenarios.api';

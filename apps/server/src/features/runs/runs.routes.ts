@@ -1,4 +1,91 @@
+import {
+  answerInputSchema,
+  answerResultSchema,
+  runIdParamsSchema,
+  runResponseSchema,
+  startRunInputSchema,
+} from '@tradecraft/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/database';
+import { currentUser } from '../auth/access';
+import { answerStep, endRun, getRun, moveOn, startRun } from './runs.service';
 
-export const runsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (_app, _options) => {};
+/**
+ * The run engine (DESIGN.md): the server decides correctness, feedback, the next step and the score.
+ * A run is visible to its owner and to admins (404 to anyone else) and playable only by its owner.
+ */
+export const runsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+  app.post(
+    '/',
+    {
+      config: { access: 'signedIn' },
+      schema: {
+        tags: ['runs'],
+        summary: 'Start a run of a scenario at its first step',
+        body: startRunInputSchema,
+        response: { 201: runResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const run = await startRun(db, currentUser(request), request.body);
+      return reply.status(201).send({ run });
+    },
+  );
+
+  app.get(
+    '/:id',
+    {
+      config: { access: 'signedIn' },
+      schema: {
+        tags: ['runs'],
+        summary: 'The whole state of a run: current step (redacted until answered), score, timeline',
+        params: runIdParamsSchema,
+        response: { 200: runResponseSchema },
+      },
+    },
+    async (request) => ({ run: await getRun(db, currentUser(request), request.params.id) }),
+  );
+
+  app.post(
+    '/:id/answer',
+    {
+      config: { access: 'signedIn' },
+      schema: {
+        tags: ['runs'],
+        summary: "Answer the run's current step (once); 409 for a second answer, 410 when the scenario was deleted",
+        params: runIdParamsSchema,
+        body: answerInputSchema,
+        response: { 200: answerResultSchema },
+      },
+    },
+    async (request) => answerStep(db, currentUser(request), request.params.id, request.body),
+  );
+
+  app.post(
+    '/:id/next',
+    {
+      config: { access: 'signedIn' },
+      schema: {
+        tags: ['runs'],
+        summary: 'Move on after an answer: the next step, the same step again (Retry), or completion',
+        params: runIdParamsSchema,
+        response: { 200: runResponseSchema },
+      },
+    },
+    async (request) => ({ run: await moveOn(db, currentUser(request), request.params.id) }),
+  );
+
+  app.post(
+    '/:id/end',
+    {
+      config: { access: 'signedIn' },
+      schema: {
+        tags: ['runs'],
+        summary: 'End Simulation: finish the run at once with status ended',
+        params: runIdParamsSchema,
+        response: { 200: runResponseSchema },
+      },
+    },
+    async (request) => ({ run: await endRun(db, currentUser(request), request.params.id) }),
+  );
+};

@@ -1,4 +1,109 @@
+import {
+  MAX_SCENARIO_FILE_BYTES,
+  okSchema,
+  scenarioDetailSchema,
+  scenarioIdParamsSchema,
+  scenarioListSchema,
+  uploadScenarioResponseSchema,
+} from '@tradecraft/shared';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/database';
+import { currentUser } from '../auth/access';
+import {
+  deleteScenario,
+  getScenarioFor,
+  listScenarios,
+  uploadRefused,
+  uploadScenario,
+  type UploadedScenarioFile,
+} from './scenarios.service';
 
-export const scenariosRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (_app, _options) => {};
+const NO_FILE = { path: 'file', message: 'no file was sent; choose a scenario file (YAML or JSON)' };
+
+/**
+ * The file from the multipart field `file`. The per-request limit stops reading at 1 MB: a larger file is
+ * refused with 413 without ever being held whole.
+ */
+async function uploadedScenarioFile(request: FastifyRequest): Promise<UploadedScenarioFile> {
+  if (!request.isMultipart()) throw uploadRefused(400, [NO_FILE]);
+  const part = await request.file({ limits: { fileSize: MAX_SCENARIO_FILE_BYTES } });
+  if (!part || part.fieldname !== 'file') throw uploadRefused(400, [NO_FILE]);
+  let bytes: Buffer;
+  try {
+    bytes = await part.toBuffer();
+  } catch (error) {
+    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+      throw uploadRefused(413, [{ path: '(file)', message: 'is larger than 1 MB' }]);
+    }
+    throw error;
+  }
+  if (part.file.truncated) throw uploadRefused(413, [{ path: '(file)', message: 'is larger than 1 MB' }]);
+  return { filename: part.filename, bytes };
+}
+
+export const scenariosRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+  app.get(
+    '/list',
+    {
+      config: { access: 'signedIn' },
+      schema: {
+        tags: ['scenarios'],
+        summary: 'Every published scenario with its step count; recommended = matches the platform difficulty',
+        response: { 200: scenarioListSchema },
+      },
+    },
+    async () => ({ scenarios: await listScenarios(db) }),
+  );
+
+  app.get(
+    '/:id',
+    {
+      config: { access: 'signedIn' },
+      schema: {
+        tags: ['scenarios'],
+        summary: 'One scenario: whole for admins (view "admin"); without answers, next steps or feedback for trainees',
+        params: scenarioIdParamsSchema,
+        response: { 200: scenarioDetailSchema },
+      },
+    },
+    async (request) => getScenarioFor(db, currentUser(request), request.params.id),
+  );
+
+  app.delete(
+    '/delete-scenario/:id',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['scenarios'],
+        summary: 'Delete a scenario (kept for past runs, hidden everywhere else; audited)',
+        params: scenarioIdParamsSchema,
+        response: { 200: okSchema },
+      },
+    },
+    async (request) => {
+      await deleteScenario(db, currentUser(request), request.params.id);
+      return { ok: true as const };
+    },
+  );
+
+  app.post(
+    '/upload-scenario',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['scenarios'],
+        summary:
+          'Publish a scenario file (multipart field `file`, YAML or JSON, at most 1 MB; audited). ' +
+          '400 lists every problem in `problems`; 409 when its id is taken; 413 when too large',
+        consumes: ['multipart/form-data'],
+        response: { 201: uploadScenarioResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const admin = currentUser(request);
+      const file = await uploadedScenarioFile(request);
+      return reply.status(201).send(await uploadScenario(db, admin, file));
+    },
+  );
+};

@@ -1,4 +1,36 @@
+import { difficultySchema } from '@tradecraft/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/database';
+import { currentUser } from '../auth/access';
+import { getPlatformDifficulty, setPlatformDifficulty } from './settings.service';
 
-export const settingsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (_app, _options) => {};
+export const settingsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+  app.get(
+    '/difficulty',
+    {
+      config: { access: 'signedIn' },
+      schema: {
+        tags: ['settings'],
+        summary: 'The platform difficulty (1 to 5, default 3); the picker recommends scenarios of this difficulty',
+        response: { 200: difficultySchema },
+      },
+    },
+    async () => ({ difficulty: await getPlatformDifficulty(db) }),
+  );
+
+  app.put(
+    '/difficulty',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['settings'],
+        summary: 'Set the platform difficulty (audited)',
+        body: difficultySchema,
+        response: { 200: difficultySchema },
+      },
+    },
+    async (request) => ({
+      difficulty: await setPlatformDifficulty(db, currentUser(request), request.body.difficulty),
+    }),
+  );
+};

@@ -1,5 +1,229 @@
-import { ComingSoon } from '../../../ui/coming-soon';
+import { RUN_MESSAGES, type PlayerStep, type RunState } from '@tradecraft/shared';
+import { Alert, Button, Center, Grid, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconAlertCircle, IconAlertTriangle, IconArrowLeft, IconEye, IconRefresh } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
+import { ApiError } from '../../../app/api-client';
+import { paths } from '../../../app/paths';
+import { runQueryKey, useRun } from '../api/get-run';
+import { startRun } from '../api/start-run';
+import { DecisionPanel } from '../components/decision-panel';
+import { DecisionTimeline } from '../components/decision-timeline';
+import { EndRunButton } from '../components/end-run-button';
+import { EndScreen } from '../components/end-screen';
+import classes from '../components/runs.module.css';
+import { ScoreBar } from '../components/score-bar';
+import { StepPanel } from '../components/step-panel';
+import { rememberStartedRun } from '../started-runs';
 
+/**
+ * /simulation/:scenarioId — without `simId` a new run starts and the address becomes `?simId=<run>`, so a
+ * reload resumes instead of starting again. With `simId` the run resumes exactly where the server has it.
+ * SPEC.md's `step` parameter is accepted and ignored: the server's state of the run wins.
+ */
 export default function SimulationPage() {
-  return <ComingSoon title="Simulation" />;
+  const { scenarioId = '' } = useParams();
+  const [searchParams] = useSearchParams();
+  const simId = searchParams.get('simId');
+  return simId ? <RunView key={simId} scenarioId={scenarioId} runId={simId} /> : <StartRunView scenarioId={scenarioId} />;
+}
+
+function LoadingScenario() {
+  return (
+    <Center mih={240} role="status">
+      <Stack align="center" gap="xs">
+        <Loader aria-hidden />
+        <Text>Loading scenario...</Text>
+      </Stack>
+    </Center>
+  );
+}
+
+function LoadError({ error, onRetry }: { error: Error; onRetry: () => void }) {
+  // A 4xx (unknown or deleted scenario, someone else's run) will not change by asking again.
+  const retryable = !(error instanceof ApiError && error.status >= 400 && error.status < 500);
+  return (
+    <Stack gap="md" maw={640}>
+      <Stack gap={4}>
+        <Title order={1}>Simulation</Title>
+        <Text c="dimmed">The simulation could not be loaded.</Text>
+      </Stack>
+      <Alert color="red" icon={<IconAlertCircle />} role="alert">
+        {error.message}
+      </Alert>
+      <Group gap="sm">
+        <Button component={Link} to={paths.scenarios} leftSection={<IconArrowLeft size={18} aria-hidden />}>
+          Back to scenarios
+        </Button>
+        {retryable && (
+          <Button variant="default" onClick={onRetry} leftSection={<IconRefresh size={18} aria-hidden />}>
+            Retry
+          </Button>
+        )}
+      </Group>
+    </Stack>
+  );
+}
+
+// One start request per visit: keyed by the navigation entry, so React's StrictMode double effect and
+// re-renders reuse the first request instead of creating a second run.
+const startRequests = new Map<string, Promise<RunState>>();
+
+function StartRunView({ scenarioId }: { scenarioId: string }) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [attempt, setAttempt] = useState(0);
+  const [error, setError] = useState<Error | null>(null);
+
+  useEffect(() => {
+    const key = `${location.key}|${scenarioId}|${attempt}`;
+    let request = startRequests.get(key);
+    if (!request) {
+      request = startRun(scenarioId).then(({ run }) => {
+        rememberStartedRun(run.id);
+        return run;
+      });
+      startRequests.set(key, request);
+    }
+    let current = true;
+    request.then(
+      (run) => {
+        if (!current) return;
+        queryClient.setQueryData(runQueryKey(run.id), { run });
+        void navigate(paths.simulation(scenarioId, { simId: run.id }), { replace: true });
+      },
+      (failure: unknown) => {
+        if (current) setError(failure instanceof Error ? failure : new Error(String(failure)));
+      },
+    );
+    return () => {
+      current = false;
+    };
+  }, [location.key, scenarioId, attempt, navigate, queryClient]);
+
+  if (error) {
+    return (
+      <LoadError
+        error={error}
+        onRetry={() => {
+          setError(null);
+          setAttempt((value) => value + 1);
+        }}
+      />
+    );
+  }
+  return <LoadingScenario />;
+}
+
+function RunView({ scenarioId, runId }: { scenarioId: string; runId: string }) {
+  const query = useRun(runId);
+  const navigate = useNavigate();
+  const run = query.data?.run;
+
+  // A run opened under another scenario's address: show it under its own.
+  useEffect(() => {
+    if (run && run.scenarioId !== scenarioId) {
+      void navigate(paths.simulation(run.scenarioId, { simId: run.id }), { replace: true });
+    }
+  }, [run, scenarioId, navigate]);
+
+  if (!run) {
+    if (query.isError) return <LoadError error={query.error} onRetry={() => void query.refetch()} />;
+    return <LoadingScenario />;
+  }
+  if (run.status !== 'in_progress') return <EndScreen run={run} />;
+  if (!run.currentStep) return <StoppedRun run={run} />;
+  return <Player run={run} step={run.currentStep} />;
+}
+
+function Player({ run, step }: { run: RunState; step: PlayerStep }) {
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  // A new question is a new step, or the same step again after a Retry: the decision panel starts afresh.
+  const earlierAnswers = run.timeline.filter((entry) => entry.stepId === step.id).length - (run.answer ? 1 : 0);
+  const questionKey = `${step.id}:${earlierAnswers}`;
+  const firstQuestion = useRef(questionKey);
+  useEffect(() => {
+    if (questionKey !== firstQuestion.current) headingRef.current?.focus();
+  }, [questionKey]);
+
+  return (
+    <Stack gap="lg">
+      <Group justify="space-between" align="flex-start" gap="sm">
+        <Stack gap={4} miw={0} style={{ flex: '1 1 320px' }}>
+          <Title order={1}>{run.scenarioName}</Title>
+          <Text c="dimmed">Read the intel, choose your response and learn from the feedback. Every answer is saved as you go.</Text>
+        </Stack>
+        {!run.readOnly && <EndRunButton runId={run.id} />}
+      </Group>
+      <ScoreBar score={run.score} stepCount={run.stepCount} percent={run.scorePercent} />
+      <Grid gap="xl">
+        <Grid.Col span={{ base: 12, md: 7 }}>
+          <StepPanel step={step} stepCount={run.stepCount} headingRef={headingRef} />
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, md: 5 }}>
+          <div className={classes.decisionColumn}>
+            {run.readOnly ? (
+              <ReadOnlyOptions step={step} />
+            ) : (
+              <DecisionPanel key={questionKey} runId={run.id} step={step} answer={run.answer} />
+            )}
+          </div>
+        </Grid.Col>
+      </Grid>
+    </Stack>
+  );
+}
+
+/** An admin reading someone else's run sees the step, not the controls. */
+function ReadOnlyOptions({ step }: { step: PlayerStep }) {
+  return (
+    <Paper withBorder radius="md" p="md">
+      <Stack gap="sm">
+        <Alert variant="light" color="gray" icon={<IconEye />}>
+          You are viewing another trainee's run. Only they can answer.
+        </Alert>
+        <Stack component="ol" gap="xs" className={classes.plainList} aria-label="Options">
+          {step.options.map((option, index) => (
+            <li key={index} className={classes.lockedOption}>
+              <Text size="sm" className={classes.preWrap}>
+                {index + 1}. {option.text}
+              </Text>
+            </li>
+          ))}
+        </Stack>
+      </Stack>
+    </Paper>
+  );
+}
+
+/** A run in progress that cannot go on: its scenario was deleted (or its current step is gone). */
+function StoppedRun({ run }: { run: RunState }) {
+  return (
+    <Stack gap="lg" maw={960}>
+      <Stack gap={4}>
+        <Title order={1}>{run.scenarioName}</Title>
+        <Text c="dimmed">This run cannot continue. Your answers so far are saved.</Text>
+      </Stack>
+      <Alert color="orange" variant="light" icon={<IconAlertTriangle />} role="alert">
+        <Text fw={700}>{run.scenarioDeleted ? RUN_MESSAGES.scenarioDeleted : RUN_MESSAGES.scenarioChanged}</Text>
+        <Text size="sm">
+          Score so far: {run.score} / {run.stepCount}. End the run to close it, or go back to the scenarios.
+        </Text>
+      </Alert>
+      <Group gap="sm">
+        {!run.readOnly && <EndRunButton runId={run.id} />}
+        <Button component={Link} to={paths.scenarios} leftSection={<IconArrowLeft size={18} aria-hidden />}>
+          Back to scenarios
+        </Button>
+      </Group>
+      <Stack gap="xs" component="section" aria-labelledby="stopped-timeline-heading">
+        <Title order={2} size="h3" id="stopped-timeline-heading">
+          Decision Timeline
+        </Title>
+        <DecisionTimeline timeline={run.timeline} />
+      </Stack>
+    </Stack>
+  );
 }

@@ -1,0 +1,224 @@
+import { createHash } from 'node:crypto';
+import {
+  checkScenarioText,
+  deriveScenarioId,
+  formatProblem,
+  hasRole,
+  MAX_SCENARIO_FILE_BYTES,
+  UPLOAD_MESSAGES,
+  type AdminScenario,
+  type ScenarioDefinition,
+  type ScenarioDetail,
+  type ScenarioListItem,
+  type ScenarioProblem,
+  type TraineeScenario,
+  type UploadScenarioResponse,
+} from '@tradecraft/shared';
+import { nowIso } from '../../clock';
+import type { Db } from '../../db/database';
+import { isUniqueViolation } from '../../db/errors';
+import type { Scenario, User } from '../../db/schema';
+import { AppError, notFound } from '../../errors';
+import { recordAudit } from '../audit/audit.service';
+import { saveFile } from '../files/files.repository';
+import { difficultyFromSetting } from '../settings/settings.service';
+import {
+  findActiveScenario,
+  findScenarioStates,
+  insertScenario,
+  listActiveScenarios,
+  softDeleteScenario,
+} from './scenarios.repository';
+
+const CONFIGURATOR_SCREEN = 'Scenario Configurator';
+const UPLOAD_SCREEN = 'Upload Scenario';
+
+export async function listScenarios(db: Db): Promise<ScenarioListItem[]> {
+  const rows = await listActiveScenarios(db);
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    type: row.type,
+    difficulty: row.difficulty,
+    description: row.description,
+    stepCount: row.step_count,
+    recommended: row.difficulty === difficultyFromSetting(row.platform_difficulty),
+  }));
+}
+
+/** `scenarios.definition` holds the checked scenario as JSON (the run engine reads the same column). */
+export function definitionOf(scenario: Scenario): ScenarioDefinition {
+  return JSON.parse(scenario.definition) as ScenarioDefinition;
+}
+
+/** Admins see the whole scenario; everyone else sees it without the answers (see traineeView). */
+export async function getScenarioFor(db: Db, user: User, id: string): Promise<ScenarioDetail> {
+  const scenario = await findActiveScenario(db, id);
+  if (!scenario) throw notFound('No such scenario.');
+  return hasRole(user.role, 'admin') ? adminView(scenario) : traineeView(scenario);
+}
+
+function adminView(scenario: Scenario): AdminScenario {
+  const definition = definitionOf(scenario);
+  return {
+    view: 'admin',
+    ...definition,
+    id: scenario.id,
+    stepCount: scenario.step_count,
+    origin: scenario.origin,
+  };
+}
+
+/**
+ * Built field by field from what a trainee may see, so no answer (correct_option, next_step, feedback)
+ * can reach a trainee's browser before they answer; the response schema strips anything else again.
+ */
+export function traineeView(scenario: Scenario): TraineeScenario {
+  const definition = definitionOf(scenario);
+  return {
+    view: 'trainee',
+    id: scenario.id,
+    name: definition.name,
+    type: definition.type,
+    difficulty: definition.difficulty,
+    description: definition.description,
+    ...(definition.sources ? { sources: definition.sources.map(({ title, url }) => ({ title, url })) } : {}),
+    stepCount: scenario.step_count,
+    steps: definition.steps.map((step) => ({
+      id: step.id,
+      title: step.title,
+      description: step.description,
+      ...(step.artifacts ? { artifacts: step.artifacts } : {}),
+      ...(step.hint !== undefined ? { hint: step.hint } : {}),
+      ...(step.mitre_attack !== undefined ? { mitre_attack: step.mitre_attack } : {}),
+      options: step.options.map((option) => ({ text: option.text })),
+    })),
+  };
+}
+
+/** Soft delete: trainees no longer see it, past runs keep their scenario, and the loader never restores it. */
+export async function deleteScenario(db: Db, admin: User, id: string): Promise<void> {
+  const scenario = await findActiveScenario(db, id);
+  if (!scenario) throw notFound('No such scenario.');
+  await db.transaction().execute(async (trx) => {
+    if (!(await softDeleteScenario(trx, id, nowIso()))) throw notFound('No such scenario.');
+    await recordAudit(trx, {
+      actor: admin.email,
+      action: 'delete scenario',
+      details: `Deleted scenario "${scenario.name}" (${scenario.id})`,
+      screen: CONFIGURATOR_SCREEN,
+    });
+  });
+}
+
+// --- Upload ----------------------------------------------------------------------------------------
+
+/** A refused upload: SPEC.md's message, and every problem (as `place: message` and split into issues). */
+export function uploadRefused(statusCode: number, problems: ScenarioProblem[]): AppError {
+  return new AppError(statusCode, UPLOAD_MESSAGES.failed, { problems: problems.map(formatProblem), issues: problems });
+}
+
+const FILE = '(file)';
+
+/** The name is shown, never used as a path: keep the last segment, drop control and direction characters. */
+export function displayFilename(raw: string | undefined): string {
+  const last = (raw ?? '').split(/[\\/]/).pop() ?? '';
+  // eslint-disable-next-line no-control-regex
+  const clean = last.replace(/[\u0000-\u001f\u007f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '').trim();
+  return clean.slice(0, 200) || 'scenario.yaml';
+}
+
+/** The text of a scenario file, or the reason it is not one: UTF-8 text only, no NUL bytes (binary). */
+function scenarioText(bytes: Buffer): string {
+  if (bytes.length === 0) throw uploadRefused(400, [{ path: FILE, message: 'the file is empty' }]);
+  const notText = uploadRefused(400, [
+    { path: FILE, message: 'is not a text file; upload a scenario written as YAML or JSON (UTF-8 text)' },
+  ]);
+  if (bytes.includes(0)) throw notText;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw notText;
+  }
+}
+
+export interface UploadedScenarioFile {
+  filename: string | undefined;
+  bytes: Buffer;
+}
+
+/**
+ * Publishes an uploaded scenario file: checks it whole, refuses an id already taken (409; no silent
+ * replacement), then keeps the original file, the scenario and the audit entry in one transaction.
+ */
+export async function uploadScenario(db: Db, admin: User, upload: UploadedScenarioFile): Promise<UploadScenarioResponse> {
+  if (upload.bytes.length > MAX_SCENARIO_FILE_BYTES) {
+    throw uploadRefused(413, [{ path: FILE, message: 'is larger than 1 MB' }]);
+  }
+  const filename = displayFilename(upload.filename);
+  const text = scenarioText(upload.bytes);
+  const checked = checkScenarioText(text);
+  if (!checked.ok) throw uploadRefused(400, checked.problems);
+
+  const id = checked.scenario.id ?? deriveScenarioId(checked.scenario.name);
+  const scenario: ScenarioDefinition = { ...checked.scenario, id };
+  const idTaken = () => {
+    const where = checked.scenario.id === undefined ? 'name' : 'id';
+    return uploadRefused(409, [
+      {
+        path: where,
+        message: `a scenario with the id "${id}" already exists (or existed and was deleted); give the file another ${where}`,
+      },
+    ]);
+  };
+  if ((await findScenarioStates(db, [id])).length > 0) throw idTaken();
+
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const stored = await saveFile(trx, {
+        purpose: 'scenario_upload',
+        filename,
+        contentType: /^\s*[{[]/.test(text) ? 'application/json' : 'application/yaml',
+        bytes: upload.bytes,
+      });
+      const inserted = await insertScenario(trx, {
+        id,
+        name: scenario.name,
+        type: scenario.type,
+        difficulty: scenario.difficulty,
+        description: scenario.description,
+        definition: JSON.stringify(scenario),
+        step_count: scenario.steps.length,
+        origin: 'upload',
+        content_hash: createHash('sha256').update(upload.bytes).digest('hex'),
+        source_file_id: stored.id,
+        created_at: stored.createdAt,
+        updated_at: stored.createdAt,
+        deleted_at: null,
+      });
+      if (!inserted) throw idTaken();
+      await recordAudit(trx, {
+        actor: admin.email,
+        action: 'upload scenario',
+        details: `Uploaded scenario "${scenario.name}" (${id}) from ${filename}, ${stored.size} bytes, ${scenario.steps.length} steps`,
+        screen: UPLOAD_SCREEN,
+      });
+      return {
+        filename,
+        size: stored.size,
+        upload_time: stored.createdAt,
+        scenario: {
+          id,
+          name: scenario.name,
+          type: scenario.type,
+          difficulty: scenario.difficulty,
+          description: scenario.description,
+          stepCount: scenario.steps.length,
+        },
+      };
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw idTaken();
+    throw error;
+  }
+}

@@ -1,0 +1,13 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../app/api-client';
+import { scenariosQueryKey } from './get-scenarios';
+
+export const deleteScenario = (id: string) => api.delete<{ ok: true }>(`/api/sim/delete-scenario/${encodeURIComponent(id)}`);
+
+export function useDeleteScenario() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: deleteScenario,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: scenariosQueryKey }),
+  });
+}

@@ -1,0 +1,173 @@
+import { randomBytes } from 'node:crypto';
+import { expect, test, type Page } from '@playwright/test';
+import { expectAccessible } from '../support/a11y';
+import { adminApi, seedUser, signInPage, type SeededUser } from '../support/api';
+import { SIMULATION_FIXTURE } from './simulation-fixture';
+
+const EMAIL_CORRECT = 'Find every recipient, purge the message everywhere and ask Dana what she entered';
+
+let scenarioId: string;
+let scenarioName: string;
+// Every test starts runs of its own; two trainees are enough (and keep the admin's sign-ins few).
+let trainee: SeededUser;
+let otherTrainee: SeededUser;
+
+test.beforeAll(async () => {
+  const id = `e2e-sim-${randomBytes(4).toString('hex')}`;
+  const admin = await adminApi();
+  const uploaded = await admin.post('/api/sim/upload-scenario', {
+    multipart: { file: { name: `${id}.yaml`, mimeType: 'application/yaml', buffer: Buffer.from(SIMULATION_FIXTURE(id)) } },
+  });
+  if (uploaded.status() !== 201) throw new Error(`upload failed: ${uploaded.status()} ${await uploaded.text()}`);
+  scenarioId = ((await uploaded.json()) as { scenario: { id: string } }).scenario.id;
+  scenarioName = `Voicemail lure (${id})`;
+  await admin.dispose();
+  trainee = await seedUser();
+  otherTrainee = await seedUser();
+});
+
+async function startAs(page: Page, user: SeededUser): Promise<string> {
+  await signInPage(page, user);
+  await page.goto(`/simulation/${scenarioId}`);
+  await expect(page.getByRole('heading', { level: 1, name: scenarioName })).toBeVisible();
+  await expect(page).toHaveURL(/\?simId=/);
+  return new URL(page.url()).searchParams.get('simId')!;
+}
+
+const stepHeading = (page: Page, title: string) => page.getByRole('heading', { level: 2, name: title });
+const option = (page: Page, text: string) => page.getByRole('button', { name: text });
+const feedback = (page: Page) => page.getByRole('group', { name: 'Feedback' });
+const scoreLine = (page: Page, text: string) => expect(page.getByText(text, { exact: true })).toBeVisible();
+
+test('a trainee plays a scenario to the end, with a hint, a Retry, right and wrong answers', async ({ page }) => {
+  const runId = await startAs(page, trainee);
+  expect(await page.evaluate(() => JSON.parse(localStorage.getItem('simulations') ?? '[]'))).toContain(runId);
+
+  // A reload resumes the same run instead of starting another.
+  await page.reload();
+  await expect(stepHeading(page, 'A clerk reports a "missed voicemail" email')).toBeVisible();
+  expect(new URL(page.url()).searchParams.get('simId')).toBe(runId);
+
+  // The email is drawn as an email: its header block, then the body.
+  await expect(page.getByRole('article', { name: 'Message reported by the clerk' }).getByText('Subject', { exact: true })).toBeVisible();
+  await expect(page.getByText('[Voicemail] 1 new message from +1 (555) 0147 - 0:48 sec')).toBeVisible();
+  await scoreLine(page, '0 / 5 (0%)');
+  await expectAccessible(page);
+
+  await page.getByRole('button', { name: 'Show Hint' }).click();
+  await expect(page.getByText('Think about everyone who got the message, not only Dana.')).toBeVisible();
+  await page.getByRole('button', { name: 'Hide Hint' }).click();
+  await expect(page.getByText('Think about everyone who got the message, not only Dana.')).toBeHidden();
+
+  // A wrong answer whose next step is null: the options lock, the feedback shows, the button reads Retry.
+  await option(page, 'Open the attachment on your own workstation to see what it does').click();
+  await expect(feedback(page)).toContainText(`❌ Incorrect. The correct answer was: "${EMAIL_CORRECT}"`);
+  await expect(feedback(page)).toContainText('Never open a suspicious attachment outside a sandbox. Try again.');
+  await expect(feedback(page)).toBeFocused();
+  await expect(option(page, EMAIL_CORRECT)).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Show Hint' })).toHaveCount(0);
+  await expectAccessible(page);
+  await page.getByRole('button', { name: 'Retry' }).click();
+
+  // Retry stays on the step; the number key 2 chooses the second option, Enter moves on.
+  await expect(option(page, EMAIL_CORRECT)).toBeVisible();
+  await page.keyboard.press('2');
+  await expect(feedback(page)).toContainText('✅ Correct!');
+  await scoreLine(page, '1 / 5 (20%)');
+  await expect(page.getByRole('button', { name: 'Next' })).toBeVisible();
+  await page.keyboard.press('Enter');
+
+  // The correct option named `sign-in-logs`, so the sandbox step is skipped.
+  await expect(stepHeading(page, "Dana's sign-in log")).toBeVisible();
+  await expect(page.getByText('Step 3 of 5')).toBeVisible();
+  await option(page, 'Dana signed in from her phone, nothing to see').click();
+  await expect(feedback(page)).toContainText('❌ Incorrect.');
+  await page.getByRole('button', { name: 'Next' }).click();
+
+  await expect(stepHeading(page, 'The relay infrastructure')).toBeVisible();
+  await option(page, 'The relay domain, the replay address and the file hash, everywhere').click();
+  await page.getByRole('button', { name: 'Next' }).click();
+
+  await expect(stepHeading(page, 'Close the case')).toBeVisible();
+  await option(page, 'The timeline, the indicators and the lessons learned').click();
+  await expect(page.getByText('That was the last step: Next shows your results.', { exact: false })).toBeVisible();
+  await page.getByRole('button', { name: 'Next' }).click();
+
+  await expect(page.getByRole('heading', { level: 1, name: 'Simulation Complete!' })).toBeVisible();
+  const stat = (label: string) => page.getByText(label, { exact: true }).locator('..');
+  await expect(stat('Score')).toContainText('3 / 5');
+  await expect(stat('Correct')).toContainText('3');
+  await expect(stat('Incorrect')).toContainText('2');
+  await expect(stat('Duration')).toContainText(/\d+ seconds?/);
+
+  const attack = page.getByRole('table');
+  await expect(attack.getByRole('row')).toHaveCount(3);
+  await expect(attack.getByRole('row', { name: /T1566\.001 Phishing: Spearphishing Attachment 1/ })).toBeVisible();
+  await expect(attack.getByRole('row', { name: /T1583\.001 Acquire Infrastructure: Domains 1/ })).toBeVisible();
+  await expect(page.getByText(/The MITRE Corporation/)).toBeVisible();
+
+  const timeline = page.getByRole('list', { name: 'Decision Timeline' });
+  await expect(timeline.getByRole('listitem')).toHaveCount(5);
+  await expect(timeline.getByRole('listitem').first()).toContainText('Open the attachment on your own workstation');
+
+  await expect(page.getByRole('link', { name: 'View after-action report' })).toHaveAttribute('href', `/runs/${runId}/report`);
+  await expect(page.getByRole('link', { name: 'Back to scenarios' })).toHaveAttribute('href', '/scenarios');
+  await expectAccessible(page);
+});
+
+test('End Simulation asks first, then ends the run at once with its score', async ({ page }) => {
+  await startAs(page, trainee);
+  await option(page, EMAIL_CORRECT).click();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(stepHeading(page, "Dana's sign-in log")).toBeVisible();
+
+  await page.getByRole('button', { name: 'End Simulation' }).click();
+  const dialog = page.getByRole('dialog', { name: 'End this simulation?' });
+  await dialog.getByRole('button', { name: 'Keep playing' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(stepHeading(page, "Dana's sign-in log")).toBeVisible();
+
+  await page.getByRole('button', { name: 'End Simulation' }).click();
+  await dialog.getByRole('button', { name: 'End Simulation' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Simulation Ended' })).toBeVisible();
+  await expect(page.getByText('Score', { exact: true }).locator('..')).toContainText('1 / 5');
+  await expect(page.getByRole('heading', { name: 'MITRE ATT&CK Score' })).toBeVisible();
+});
+
+test('leaving mid-run loses nothing: the run resumes at the same step, answered state and score', async ({ page }) => {
+  const runId = await startAs(page, trainee);
+  await option(page, 'Block the sender address and wait for more reports').click();
+  await page.getByRole('button', { name: 'Next' }).click();
+  // The fall-through went to the following step in order.
+  await expect(stepHeading(page, 'The sandbox report')).toBeVisible();
+  await expect(page.getByRole('article', { name: '[SELL] M365 relay kit, MFA bypass, weekly updates' })).toContainText('ledgerfox');
+  await option(page, 'An adversary-in-the-middle relay that steals the session cookie').click();
+  await expect(feedback(page)).toContainText('✅ Correct!');
+
+  await page.goto('/dashboard');
+  // SPEC.md's step parameter is accepted, but the server's state wins.
+  await page.goto(`/simulation/${scenarioId}?simId=${runId}&step=0`);
+  await expect(stepHeading(page, 'The sandbox report')).toBeVisible();
+  await expect(feedback(page)).toContainText('✅ Correct!');
+  await scoreLine(page, '1 / 5 (20%)');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(stepHeading(page, "Dana's sign-in log")).toBeVisible();
+  await expect(page.getByRole('article', { name: 'Identity provider sign-in log, dana.k' })).toContainText('203.0.113.77');
+});
+
+test("a trainee cannot open someone else's run, and an unknown scenario says so with a way back", async ({ page, browser }) => {
+  const ownerPage = await browser.newPage();
+  const runId = await startAs(ownerPage, trainee);
+  await ownerPage.close();
+
+  await signInPage(page, otherTrainee);
+  await page.goto(`/simulation/${scenarioId}?simId=${runId}`);
+  await expect(page.getByRole('alert')).toHaveText('Simulation run not found.');
+  await expect(page.getByRole('link', { name: 'Back to scenarios' })).toBeVisible();
+  await expectAccessible(page);
+
+  await page.goto('/simulation/no-such-scenario');
+  await expect(page.getByRole('alert')).toHaveText('Scenario not found.');
+  await page.getByRole('link', { name: 'Back to scenarios' }).click();
+  await expect(page).toHaveURL(/\/scenarios$/);
+});

@@ -1,0 +1,4 @@
+export { judgeAnswer, CORRECT_FEEDBACK, incorrectFeedback, type AnswerVerdict, type FeedbackStep } from './feedback';
+export { MAX_ANSWER_TIME_MS, RUN_MESSAGES } from './run-messages';
+export * from './runs.schema';
+export { scoreAnswer, scorePercent, type RunScore, type TechniqueCounts } from './scoring';

@@ -1,0 +1,18 @@
+/** Every sentence the run engine answers with, so the server and the player say the same thing. */
+export const RUN_MESSAGES = {
+  complete: 'Simulation Complete!',
+  ended: 'Simulation Ended',
+  runNotFound: 'Simulation run not found.',
+  scenarioNotFound: 'Scenario not found.',
+  scenarioDeleted: 'This scenario has been deleted.',
+  scenarioChanged: 'This scenario has changed since the run started and its current step no longer exists.',
+  notOwner: 'Only the trainee who started this run can play it.',
+  finished: 'This run has already finished.',
+  alreadyAnswered: 'This step has already been answered.',
+  notCurrentStep: 'That step is not the current step of this run.',
+  noSuchOption: 'That option does not exist on this step.',
+  notAnswered: 'Answer the current step before moving on.',
+} as const;
+
+/** The longest time one answer may report (a day); the player clamps to it. */
+export const MAX_ANSWER_TIME_MS = 24 * 60 * 60 * 1000;

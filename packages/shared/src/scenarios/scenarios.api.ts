@@ -1,0 +1,156 @@
+import { z } from 'zod';
+import { ARTIFACT_KINDS } from './scenario.schema';
+
+// The API of the scenario library (/api/sim) and of the platform difficulty (/api/settings/difficulty).
+
+export const MIN_DIFFICULTY = 1;
+export const MAX_DIFFICULTY = 5;
+/** SPEC.md section 9: the difficulty slider's default. */
+export const DEFAULT_DIFFICULTY = 3;
+
+/** DESIGN.md "Security model": a scenario file is at most 1 MB. */
+export const MAX_SCENARIO_FILE_BYTES = 1024 * 1024;
+/** The file types the upload screen offers (the server reads the bytes, not the name). */
+export const SCENARIO_FILE_ACCEPT = '.yaml,.yml,.json';
+
+/** SPEC.md section 8, verbatim. */
+export const UPLOAD_MESSAGES = {
+  noFile: 'Please select a file.',
+  failed: 'Upload failed. Please try again.',
+} as const;
+
+export const scenarioIdParamsSchema = z.object({ id: z.string().min(1).max(100) });
+
+export const scenarioSummarySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.string(),
+  difficulty: z.number().int(),
+  description: z.string(),
+  stepCount: z.number().int(),
+});
+export type ScenarioSummary = z.infer<typeof scenarioSummarySchema>;
+
+export const scenarioListItemSchema = scenarioSummarySchema.extend({
+  /** The scenario's difficulty equals the platform difficulty set by an admin. */
+  recommended: z.boolean(),
+});
+export type ScenarioListItem = z.infer<typeof scenarioListItemSchema>;
+
+export const scenarioListSchema = z.object({ scenarios: z.array(scenarioListItemSchema) });
+export type ScenarioList = z.infer<typeof scenarioListSchema>;
+
+// --- One scenario: whole for admins, without the answers for trainees --------------------------------
+// Response schemas strip every field they do not name, so a trainee's view cannot carry an answer even
+// if one slipped into the object the server built.
+
+const sourceSchema = z.object({ title: z.string(), url: z.string() });
+
+const indicatorSchema = z.object({ type: z.string(), value: z.string(), context: z.string().optional() });
+
+const artifactSchema = z.object({
+  kind: z.enum(ARTIFACT_KINDS),
+  title: z.string().optional(),
+  source: z.string().optional(),
+  date: z.string().optional(),
+  content: z.string(),
+  indicators: z.array(indicatorSchema).optional(),
+});
+
+const stepFields = {
+  id: z.string(),
+  title: z.string(),
+  description: z.string(),
+  artifacts: z.array(artifactSchema).optional(),
+  hint: z.string().optional(),
+  mitre_attack: z.string().optional(),
+};
+
+const scenarioFields = {
+  id: z.string(),
+  name: z.string(),
+  type: z.string(),
+  difficulty: z.number().int(),
+  description: z.string(),
+  sources: z.array(sourceSchema).optional(),
+  stepCount: z.number().int(),
+};
+
+export const adminScenarioOptionSchema = z.object({
+  text: z.string(),
+  next_step: z.string().nullable().optional(),
+  feedback: z.string().optional(),
+});
+
+export const adminScenarioStepSchema = z.object({
+  ...stepFields,
+  options: z.array(adminScenarioOptionSchema),
+  correct_option: z.number().int(),
+});
+
+export const adminScenarioSchema = z.object({
+  view: z.literal('admin'),
+  ...scenarioFields,
+  origin: z.enum(['builtin', 'upload']),
+  steps: z.array(adminScenarioStepSchema),
+});
+export type AdminScenario = z.infer<typeof adminScenarioSchema>;
+export type AdminScenarioStep = z.infer<typeof adminScenarioStepSchema>;
+
+export const traineeScenarioStepSchema = z.object({
+  ...stepFields,
+  options: z.array(z.object({ text: z.string() })),
+});
+
+export const traineeScenarioSchema = z.object({
+  view: z.literal('trainee'),
+  ...scenarioFields,
+  steps: z.array(traineeScenarioStepSchema),
+});
+export type TraineeScenario = z.infer<typeof traineeScenarioSchema>;
+
+export const scenarioDetailSchema = z.discriminatedUnion('view', [adminScenarioSchema, traineeScenarioSchema]);
+export type ScenarioDetail = z.infer<typeof scenarioDetailSchema>;
+
+// --- Upload ----------------------------------------------------------------------------------------
+
+export const uploadScenarioResponseSchema = z.object({
+  /** The name the file had on the admin's computer, for display only. */
+  filename: z.string(),
+  /** Bytes. */
+  size: z.number().int(),
+  /** ISO-8601 UTC. */
+  upload_time: z.string(),
+  scenario: scenarioSummarySchema,
+});
+export type UploadScenarioResponse = z.infer<typeof uploadScenarioResponseSchema>;
+
+/** A refused upload: `problems` lists every problem as `place: message`; `issues` holds the same, split. */
+export const uploadFailureSchema = z.object({
+  error: z.string(),
+  problems: z.array(z.string()),
+  issues: z.array(z.object({ path: z.string(), message: z.string() })),
+});
+export type UploadFailure = z.infer<typeof uploadFailureSchema>;
+
+// --- Platform difficulty ---------------------------------------------------------------------------
+
+export const DIFFICULTY_MESSAGE = `Difficulty must be a whole number from ${MIN_DIFFICULTY} to ${MAX_DIFFICULTY}.`;
+
+export const difficultySchema = z.object({
+  difficulty: z
+    .number({ error: DIFFICULTY_MESSAGE })
+    .int({ error: DIFFICULTY_MESSAGE })
+    .min(MIN_DIFFICULTY, { error: DIFFICULTY_MESSAGE })
+    .max(MAX_DIFFICULTY, { error: DIFFICULTY_MESSAGE }),
+});
+export type DifficultySetting = z.infer<typeof difficultySchema>;
+
+/** What each difficulty means to a trainee (DESIGN.md: 1 novice .. 5 expert). */
+export const DIFFICULTY_LABELS: Record<number, string> = {
+  1: 'Novice',
+  2: 'Beginner',
+  3: 'Intermediate',
+  4: 'Advanced',
+  5: 'Expert',
+};
