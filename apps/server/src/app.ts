@@ -11,6 +11,7 @@ import { activityRoutes } from './features/activity/activity.routes';
 import { auditRoutes } from './features/audit/audit.routes';
 import { authRoutes } from './features/auth/auth.routes';
 import { healthRoutes } from './features/health/health.routes';
+import { metaRoutes } from './features/meta/meta.routes';
 import { notificationsRoutes } from './features/notifications/notifications.routes';
 import { profileRoutes } from './features/profile/profile.routes';
 import { progressRoutes } from './features/progress/progress.routes';
@@ -60,6 +61,7 @@ export async function buildApp({ config, db, dialect, logger = false }: AppOptio
       await api.register(authRoutes, { prefix: '/auth', db, secureCookies: config.secureCookies });
       await api.register(usersRoutes, { prefix: '/users', db });
       await api.register(profileRoutes, { db }); // /profile and /users/:id/photo
+      await api.register(metaRoutes, { prefix: '/meta', repositoryUrl: config.repositoryUrl });
       await api.register(activityRoutes, { prefix: '/logs', db });
       await api.register(auditRoutes, { prefix: '/audit', db });
       await api.register(notificationsRoutes, { prefix: '/notifications', db });

@@ -4,7 +4,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { ApiError } from './api-client';
 import { PreferencesProvider } from './preferences';
-import { buildTheme } from './theme';
+import { buildTheme, cssVariablesResolver } from './theme';
+import './theme.css';
 
 // Mantine keeps the colour scheme under the key 'theme' ('light' | 'dark'), as SPEC.md names it.
 const colorSchemeManager = localStorageColorSchemeManager({ key: 'theme' });
@@ -26,7 +27,12 @@ export function AppProviders({ children }: { children: ReactNode }) {
   return (
     <PreferencesProvider>
       {(accent) => (
-        <MantineProvider theme={buildTheme(accent)} colorSchemeManager={colorSchemeManager} defaultColorScheme="light">
+        <MantineProvider
+          theme={buildTheme(accent)}
+          cssVariablesResolver={cssVariablesResolver}
+          colorSchemeManager={colorSchemeManager}
+          defaultColorScheme="light"
+        >
           <Notifications position="top-center" />
           <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
         </MantineProvider>

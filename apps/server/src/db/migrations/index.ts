@@ -2,10 +2,14 @@ import type { Migration } from 'kysely';
 import * as createUsers from './2026_11_21_0001_create_users';
 import * as createActivityAndAudit from './2026_11_21_0002_create_activity_and_audit';
 import * as createScenariosAndRuns from './2026_11_21_0003_create_scenarios_and_runs';
+import * as adminLogIndexes from './2026_11_21_0040_admin_log_indexes';
+import * as trainingProgressIndexes from './2026_11_21_0050_training_progress_indexes';
 
 /** Every migration, by name; names sort in the order they run. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
   '2026_11_21_0001_create_users': createUsers,
   '2026_11_21_0002_create_activity_and_audit': createActivityAndAudit,
   '2026_11_21_0003_create_scenarios_and_runs': createScenariosAndRuns,
+  '2026_11_21_0040_admin_log_indexes': adminLogIndexes,
+  '2026_11_21_0050_training_progress_indexes': trainingProgressIndexes,
 };

@@ -1,6 +1,9 @@
+import type { LoginActivitySortColumn, LoginEventKind, SortDirection } from '@tradecraft/shared';
+import type { SelectQueryBuilder } from 'kysely';
 import { nowIso } from '../../clock';
 import type { DbOrTrx } from '../../db/database';
-import type { LoginEventsTable } from '../../db/schema';
+import type { Database, LoginEventsTable } from '../../db/schema';
+import { containsIgnoringCase } from '../audit/contains';
 
 export interface LoginEventInput {
   email: string;
@@ -27,4 +30,142 @@ export async function countUnknownEmailFailures(db: DbOrTrx, email: string): Pro
     .where('role', '=', 'unknown')
     .executeTakeFirstOrThrow();
   return Number(row.count);
+}
+
+export interface LoginEventFilters {
+  search?: string | undefined;
+  event?: LoginEventKind | undefined;
+  /** Inclusive lower bound on `at` (ISO). */
+  fromIso?: string | undefined;
+  /** Exclusive upper bound on `at` (ISO). */
+  toIsoExclusive?: string | undefined;
+}
+
+export interface LoginEventRow {
+  id: number;
+  email: string;
+  role: string;
+  event: string;
+  at: string;
+}
+
+function filteredEvents(db: DbOrTrx, filters: LoginEventFilters) {
+  const search = filters.search?.trim();
+  return db
+    .selectFrom('login_events')
+    .$if(Boolean(search), (qb) => qb.where((eb) => containsIgnoringCase(eb.ref('email'), search!)))
+    .$if(filters.event !== undefined, (qb) => qb.where('event', '=', filters.event!))
+    .$if(filters.fromIso !== undefined, (qb) => qb.where('at', '>=', filters.fromIso!))
+    .$if(filters.toIsoExclusive !== undefined, (qb) => qb.where('at', '<', filters.toIsoExclusive!));
+}
+
+const SORT_COLUMN = { email: 'email', role: 'role', event: 'event', timestamp: 'at' } as const;
+/** A search matching at most this many events may be paged from its matching ids (see listLoginEvents). */
+const FEW_MATCHES = 2000;
+/**
+ * Roughly how much dearer a row visited while walking the time index is than an entry of a plain scan
+ * (measured on a million seeded events: sign-ins arrive in time order, so the walk reads the table nearly
+ * in order).
+ */
+const WALK_COST = 2;
+
+type PageOptions = { sort: LoginActivitySortColumn; dir: SortDirection; page: number; pageSize: number };
+
+function ordered<QB extends SelectQueryBuilder<Database, 'login_events', LoginEventRow>>(query: QB, options: PageOptions) {
+  const { sort, dir, page, pageSize } = options;
+  const sorted = sort === 'timestamp' ? query : query.orderBy(SORT_COLUMN[sort], dir);
+  return sorted
+    .orderBy('at', dir)
+    .orderBy('id', dir)
+    .limit(pageSize)
+    .offset((page - 1) * pageSize);
+}
+
+/**
+ * One page of sign-in events. Every sort column has an index ending in the timestamp and the order always
+ * ends in (at, id), so without a search a page is an index walk however many rows there are. An email
+ * search ("contains") cannot use an index: it is counted first with one scan of the email index, and when
+ * it matches very few events their ids are read with a second such scan and only those rows are sorted,
+ * rather than walking the whole time index looking for rare matches.
+ */
+export async function listLoginEvents(
+  db: DbOrTrx,
+  filters: LoginEventFilters,
+  options: PageOptions,
+): Promise<{ rows: LoginEventRow[]; total: number }> {
+  const columns = ['id', 'email', 'role', 'event', 'at'] as const;
+  const countQuery = filteredEvents(db, filters).select((eb) => eb.fn.countAll<number>().as('count'));
+  if (!filters.search?.trim()) {
+    const [rows, count] = await Promise.all([
+      ordered(filteredEvents(db, filters).select(columns), options).execute(),
+      countQuery.executeTakeFirstOrThrow(),
+    ]);
+    return { rows, total: Number(count.count) };
+  }
+  const total = Number((await countQuery.executeTakeFirstOrThrow()).count);
+  if (total === 0 || (options.page - 1) * options.pageSize >= total) return { rows: [], total };
+  // Walking the time index visits about (rows before the page end) x (all rows / matches) rows; when that
+  // costs more than one more scan, read the few matching ids with that scan instead.
+  const pageEnd = options.page * options.pageSize;
+  if (total > FEW_MATCHES || total >= WALK_COST * pageEnd) {
+    return { rows: await ordered(filteredEvents(db, filters).select(columns), options).execute(), total };
+  }
+  const ids = (await filteredEvents(db, filters).select('id').execute()).map((row) => row.id);
+  const rows = await ordered(db.selectFrom('login_events').select(columns).where('id', 'in', ids), options).execute();
+  return { rows, total };
+}
+
+/** The User Monitoring cards in one round trip; "today" starts at `dayStart`. */
+export async function loginEventCounts(
+  db: DbOrTrx,
+  dayStart: string,
+): Promise<{ total: number; failedLogins: number; loginsToday: number; logoutsToday: number }> {
+  const row = await db
+    .selectNoFrom((eb) => [
+      eb.selectFrom('login_events').select(eb.fn.countAll<number>().as('c')).as('total'),
+      eb.selectFrom('login_events').select(eb.fn.countAll<number>().as('c')).where('event', '=', 'failed_login').as('failed'),
+      eb
+        .selectFrom('login_events')
+        .select(eb.fn.countAll<number>().as('c'))
+        .where('event', '=', 'login')
+        .where('at', '>=', dayStart)
+        .as('logins_today'),
+      eb
+        .selectFrom('login_events')
+        .select(eb.fn.countAll<number>().as('c'))
+        .where('event', '=', 'logout')
+        .where('at', '>=', dayStart)
+        .as('logouts_today'),
+    ])
+    .executeTakeFirstOrThrow();
+  return {
+    total: Number(row.total ?? 0),
+    failedLogins: Number(row.failed ?? 0),
+    loginsToday: Number(row.logins_today ?? 0),
+    logoutsToday: Number(row.logouts_today ?? 0),
+  };
+}
+
+/**
+ * Every matching event, newest first, in batches: keyset paging on (at, id) keeps each batch an index walk
+ * and memory flat, so exporting a million rows costs no more per row than exporting ten.
+ */
+export async function* loginEventBatches(db: DbOrTrx, filters: LoginEventFilters, batchSize = 5000): AsyncGenerator<LoginEventRow[]> {
+  let after: { at: string; id: number } | null = null;
+  for (;;) {
+    const cursor: { at: string; id: number } | null = after;
+    const rows: LoginEventRow[] = await filteredEvents(db, filters)
+      .select(['id', 'email', 'role', 'event', 'at'])
+      // A row-value comparison, which both databases answer with a range scan of the (at, id) index.
+      .$if(cursor !== null, (qb) => qb.where((eb) => eb(eb.refTuple('at', 'id'), '<', eb.tuple(cursor!.at, cursor!.id))))
+      .orderBy('at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(batchSize)
+      .execute();
+    if (rows.length === 0) return;
+    yield rows;
+    if (rows.length < batchSize) return;
+    const last = rows[rows.length - 1]!;
+    after = { at: last.at, id: last.id };
+  }
 }

@@ -1,4 +1,113 @@
+import type { OutgoingHttpHeaders } from 'node:http';
+import { notificationListSchema, okSchema } from '@tradecraft/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/database';
+import { currentUser } from '../auth/access';
+import { NotificationHub, registerHub, unregisterHub } from './notifications.hub';
+import { isSessionLive } from './notifications.repository';
+import { markNotificationsRead, notificationsOf } from './notifications.service';
 
-export const notificationsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (_app, _options) => {};
+/** Proxies drop connections that stay silent for about a minute; a comment line every 25 s keeps it open. */
+export const HEARTBEAT_MS = 25_000;
+
+export interface NotificationsRoutesOptions {
+  db: Db;
+  heartbeatMs?: number;
+}
+
+export const notificationsRoutes: FastifyPluginAsyncZod<NotificationsRoutesOptions> = async (
+  app,
+  { db, heartbeatMs = HEARTBEAT_MS },
+) => {
+  const hub = new NotificationHub(app.dialect === 'postgres' ? app.config.databaseUrl : undefined, app.log);
+  await hub.start();
+  registerHub(db, hub);
+  const openStreams = new Set<() => void>();
+
+  // Streams never finish on their own, so end them before the server waits for requests in flight.
+  app.addHook('preClose', async () => {
+    for (const end of [...openStreams]) end();
+  });
+  app.addHook('onClose', async () => {
+    unregisterHub(db, hub);
+    await hub.close();
+  });
+
+  app.get(
+    '/',
+    {
+      config: { access: 'signedIn' },
+      schema: {
+        tags: ['notifications'],
+        summary: "The signed-in user's newest notifications, newest first, and the unread count",
+        response: { 200: notificationListSchema },
+      },
+    },
+    async (request) => notificationsOf(db, currentUser(request).id),
+  );
+
+  app.post(
+    '/read',
+    {
+      config: { access: 'signedIn' },
+      schema: {
+        tags: ['notifications'],
+        summary: "Marks all of the signed-in user's notifications read",
+        response: { 200: okSchema },
+      },
+    },
+    async (request) => {
+      await markNotificationsRead(db, currentUser(request).id);
+      return { ok: true as const };
+    },
+  );
+
+  app.get(
+    '/stream',
+    {
+      config: { access: 'signedIn' },
+      schema: {
+        tags: ['notifications'],
+        summary: "Server-Sent Events: a 'notification' event whenever the user gets one (then fetch the list)",
+      },
+    },
+    (request, reply) => {
+      const user = currentUser(request);
+      const sessionId = request.sessionId;
+      reply.hijack();
+      const raw = reply.raw;
+      raw.writeHead(200, {
+        ...(reply.getHeaders() as OutgoingHttpHeaders),
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no', // nginx: do not buffer the stream
+      });
+      const send = (text: string) => {
+        if (!raw.writableEnded && !raw.destroyed) raw.write(text);
+      };
+      send('retry: 5000\n\nevent: ready\ndata: {}\n\n');
+
+      const unsubscribe = hub.subscribe(user.id, () => send('event: notification\ndata: {}\n\n'));
+      const heartbeat = setInterval(() => {
+        void (async () => {
+          // A signed-out or disabled user's stream ends at the next beat.
+          const live = sessionId !== null && (await isSessionLive(db, sessionId).catch(() => true));
+          if (!live) end();
+          else send(': heartbeat\n\n');
+        })();
+      }, heartbeatMs);
+      heartbeat.unref();
+
+      function end() {
+        if (!openStreams.delete(end)) return;
+        clearInterval(heartbeat);
+        unsubscribe();
+        if (!raw.writableEnded) raw.end();
+      }
+      openStreams.add(end);
+      // The response's 'close' is the connection going away (the request's fires once its body is read).
+      raw.on('close', end);
+    },
+  );
+};

@@ -1,6 +1,17 @@
-import type { PendingUser, SessionUser } from '@tradecraft/shared';
-import type { DbOrTrx } from '../../db/database';
-import type { NewUser, User } from '../../db/schema';
+import type {
+  DashboardStats,
+  ManagedUser,
+  PendingUser,
+  SessionUser,
+  UserStats,
+  UsersPage,
+  usersListQuerySchema,
+} from '@tradecraft/shared';
+import { PostgresAdapter, sql, type Expression, type SqlBool } from 'kysely';
+import type { z } from 'zod';
+import type { DbOrTrx, Trx } from '../../db/database';
+import type { NewUser, User, UserUpdate } from '../../db/schema';
+import { containsIgnoringCase } from '../audit/contains';
 
 export function findUserByEmail(db: DbOrTrx, email: string): Promise<User | undefined> {
   return db.selectFrom('users').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
@@ -54,4 +65,145 @@ export async function listPendingUsers(db: DbOrTrx): Promise<PendingUser[]> {
     designation: row.designation,
     registeredAt: row.created_at,
   }));
+}
+
+type UsersListFilters = Pick<z.output<typeof usersListQuerySchema>, 'search' | 'role' | 'status'>;
+
+/** The Manage Users filters; pending registrations only appear when role=pending asks for them. */
+function filteredUsers(db: DbOrTrx, filters: UsersListFilters) {
+  const search = filters.search?.trim();
+  return db
+    .selectFrom('users')
+    .$if(filters.role === undefined, (qb) => qb.where('role', '!=', 'pending'))
+    .$if(filters.role !== undefined, (qb) => qb.where('role', '=', filters.role!))
+    .$if(filters.status !== undefined, (qb) => qb.where('disabled', '=', filters.status === 'disabled' ? 1 : 0))
+    .$if(Boolean(search), (qb) =>
+      qb.where((eb) =>
+        eb.or([
+          containsIgnoringCase(sql`${eb.ref('first_name')} || ' ' || ${eb.ref('last_name')}`, search!),
+          containsIgnoringCase(eb.ref('email'), search!),
+          containsIgnoringCase(eb.ref('designation'), search!),
+        ]),
+      ),
+    );
+}
+
+export function toManagedUser(user: Pick<User, 'id' | 'first_name' | 'last_name' | 'email' | 'designation' | 'role' | 'disabled' | 'created_at'>): ManagedUser {
+  return {
+    id: user.id,
+    firstName: user.first_name,
+    lastName: user.last_name,
+    email: user.email,
+    designation: user.designation,
+    role: user.role,
+    disabled: user.disabled === 1,
+    createdAt: user.created_at,
+  };
+}
+
+/** One page of Manage Users, filtered, sorted and paged in SQL. */
+export async function listManagedUsers(db: DbOrTrx, query: z.output<typeof usersListQuerySchema>): Promise<UsersPage> {
+  const { sort, dir, page, pageSize } = query;
+  const columns = ['id', 'first_name', 'last_name', 'email', 'designation', 'role', 'disabled', 'created_at'] as const;
+  let rowsQuery = filteredUsers(db, query).select(columns);
+  // People sort names the way they read them, not by byte value, so text columns compare lower-cased.
+  if (sort === 'name') {
+    rowsQuery = rowsQuery.orderBy(sql`lower(first_name)`, dir).orderBy(sql`lower(last_name)`, dir);
+  } else if (sort === 'designation') {
+    rowsQuery = rowsQuery.orderBy(sql`lower(designation)`, dir);
+  } else if (sort === 'status') {
+    rowsQuery = rowsQuery.orderBy('disabled', dir).orderBy(sql`lower(first_name)`, 'asc');
+  } else {
+    rowsQuery = rowsQuery.orderBy(sort, dir);
+  }
+  const [rows, count] = await Promise.all([
+    rowsQuery.orderBy('id', dir).limit(pageSize).offset((page - 1) * pageSize).execute(),
+    filteredUsers(db, query).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
+  ]);
+  return { items: rows.map(toManagedUser), total: Number(count.count), page, pageSize };
+}
+
+const countWhen = (condition: Expression<SqlBool>) => sql<number>`sum(case when ${condition} then 1 else 0 end)`;
+
+/** The Manage Users cards, in one pass over the table. */
+export async function userStats(db: DbOrTrx): Promise<UserStats> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => [
+      countWhen(eb('role', '!=', 'pending')).as('total'),
+      countWhen(eb.and([eb('role', '!=', 'pending'), eb('disabled', '=', 0)])).as('active'),
+      countWhen(eb.and([eb('role', '!=', 'pending'), eb('disabled', '=', 1)])).as('disabled'),
+      countWhen(eb('role', '=', 'pending')).as('pending'),
+    ])
+    .executeTakeFirstOrThrow();
+  return {
+    total: Number(row.total ?? 0),
+    active: Number(row.active ?? 0),
+    disabled: Number(row.disabled ?? 0),
+    pending: Number(row.pending ?? 0),
+  };
+}
+
+/** The Admin Dashboard's counts, in one round trip. */
+export async function dashboardCounts(
+  db: DbOrTrx,
+  since: { weekStart: string; dayStart: string },
+): Promise<DashboardStats> {
+  const row = await db
+    .selectNoFrom((eb) => [
+      eb.selectFrom('users').select(eb.fn.countAll<number>().as('c')).where('role', '=', 'pending').as('pending'),
+      eb
+        .selectFrom('users')
+        .select(eb.fn.countAll<number>().as('c'))
+        .where('role', '!=', 'pending')
+        .where('disabled', '=', 0)
+        .as('active_users'),
+      eb.selectFrom('runs').select(eb.fn.countAll<number>().as('c')).where('started_at', '>=', since.weekStart).as('runs_this_week'),
+      eb
+        .selectFrom('login_events')
+        .select(eb.fn.countAll<number>().as('c'))
+        .where('event', '=', 'failed_login')
+        .where('at', '>=', since.dayStart)
+        .as('failed_today'),
+    ])
+    .executeTakeFirstOrThrow();
+  return {
+    pending: Number(row.pending ?? 0),
+    activeUsers: Number(row.active_users ?? 0),
+    runsThisWeek: Number(row.runs_this_week ?? 0),
+    failedSignInsToday: Number(row.failed_today ?? 0),
+  };
+}
+
+const isPostgres = (db: DbOrTrx) => db.getExecutor().adapter instanceof PostgresAdapter;
+
+/**
+ * Ids of every enabled admin, locked until the transaction ends (PostgreSQL). Taken before the edited row,
+ * always in id order, so two concurrent demotions queue up instead of both seeing the other admin. SQLite
+ * runs one write transaction at a time, so there the plain read is already safe.
+ */
+export async function lockActiveAdminIds(trx: Trx): Promise<string[]> {
+  const rows = await trx
+    .selectFrom('users')
+    .select('id')
+    .where('role', '=', 'admin')
+    .where('disabled', '=', 0)
+    .orderBy('id')
+    .$if(isPostgres(trx), (qb) => qb.forUpdate())
+    .execute();
+  return rows.map((row) => row.id);
+}
+
+/** The user row, locked for the rest of the transaction on PostgreSQL. */
+export function findUserForUpdate(trx: Trx, id: string): Promise<User | undefined> {
+  return trx
+    .selectFrom('users')
+    .selectAll()
+    .where('id', '=', id)
+    .$if(isPostgres(trx), (qb) => qb.forUpdate())
+    .executeTakeFirst();
+}
+
+export function updateUserFields(trx: Trx, id: string, fields: UserUpdate): Promise<User> {
+  return trx.updateTable('users').set(fields).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }

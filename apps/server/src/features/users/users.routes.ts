@@ -1,18 +1,91 @@
 import {
   approveUserInputSchema,
+  dashboardStatsSchema,
+  managedUserSchema,
   okSchema,
   pendingUserSchema,
   sessionUserSchema,
+  startOfLocalDay,
+  startOfLocalWeek,
+  timeZoneQuerySchema,
+  updateUserInputSchema,
   userIdParamsSchema,
+  usersListQuerySchema,
+  usersPageSchema,
+  userStatsSchema,
 } from '@tradecraft/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
 import { currentUser } from '../auth/access';
-import { listPendingUsers, toSessionUser } from './users.repository';
-import { approveUser, rejectUser } from './users.service';
+import { dashboardCounts, listManagedUsers, listPendingUsers, toManagedUser, toSessionUser, userStats } from './users.repository';
+import { approveUser, rejectUser, updateUser } from './users.service';
 
 export const usersRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+  app.get(
+    '/',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['users'],
+        summary: 'Manage Users: search, filter, sort and page the approved accounts (role=pending lists registrations)',
+        querystring: usersListQuerySchema,
+        response: { 200: usersPageSchema },
+      },
+    },
+    async (request) => listManagedUsers(db, request.query),
+  );
+
+  app.get(
+    '/stats',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['users'],
+        summary: 'Counts for the Manage Users cards: approved accounts, active, disabled, pending',
+        response: { 200: userStatsSchema },
+      },
+    },
+    async () => userStats(db),
+  );
+
+  app.get(
+    '/dashboard-stats',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['users'],
+        summary: "Admin Dashboard counts; 'today' and 'this week' (from Monday) are in the tz offset given, UTC by default",
+        querystring: timeZoneQuerySchema,
+        response: { 200: dashboardStatsSchema },
+      },
+    },
+    async (request) => {
+      const now = new Date();
+      return dashboardCounts(db, {
+        weekStart: startOfLocalWeek(now, request.query.tz).toISOString(),
+        dayStart: startOfLocalDay(now, request.query.tz).toISOString(),
+      });
+    },
+  );
+
+  app.patch(
+    '/:id',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['users'],
+        summary: 'Edit an approved account: names, designation, role (student/admin), disabled',
+        params: userIdParamsSchema,
+        body: updateUserInputSchema,
+        response: { 200: z.object({ user: managedUserSchema }) },
+      },
+    },
+    async (request) => ({
+      user: toManagedUser(await updateUser(db, currentUser(request), request.params.id, request.body)),
+    }),
+  );
+
   app.get(
     '/pending',
     {

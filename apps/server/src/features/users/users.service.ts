@@ -1,10 +1,12 @@
-import type { ApproveUserInput } from '@tradecraft/shared';
+import { USER_EDIT_MESSAGES, type ApproveUserInput, type updateUserInputSchema } from '@tradecraft/shared';
+import type { z } from 'zod';
 import { nowIso } from '../../clock';
 import type { Db } from '../../db/database';
 import type { User } from '../../db/schema';
-import { conflict, notFound } from '../../errors';
+import { conflict, forbidden, notFound } from '../../errors';
 import { recordAudit } from '../audit/audit.service';
-import { findUserById } from './users.repository';
+import { deleteUserSessions } from '../auth/sessions';
+import { findUserById, findUserForUpdate, lockActiveAdminIds, updateUserFields } from './users.repository';
 
 const PENDING_SCREEN = 'Pending Approvals';
 
@@ -49,5 +51,72 @@ export async function rejectUser(db: Db, actor: User, id: string): Promise<void>
       details: `Rejected and deleted the registration of ${user.email}`,
       screen: PENDING_SCREEN,
     });
+  });
+}
+
+const MANAGE_SCREEN = 'Manage Users';
+const yesNo = (flag: number) => (flag === 1 ? 'yes' : 'no');
+
+/** 'role: student → admin; disabled: no → yes' — what an edit changed, for the audit trail. */
+function describeChanges(before: User, after: Pick<User, 'first_name' | 'last_name' | 'designation' | 'role' | 'disabled'>): string[] {
+  const changes: string[] = [];
+  const text = (label: string, from: string, to: string) => {
+    if (from !== to) changes.push(`${label}: "${from}" → "${to}"`);
+  };
+  text('first name', before.first_name, after.first_name);
+  text('last name', before.last_name, after.last_name);
+  text('designation', before.designation, after.designation);
+  if (before.role !== after.role) changes.push(`role: ${before.role} → ${after.role}`);
+  if (before.disabled !== after.disabled) changes.push(`disabled: ${yesNo(before.disabled)} → ${yesNo(after.disabled)}`);
+  return changes;
+}
+
+/**
+ * An admin's edit of an approved account. The self and last-admin rules are checked inside the transaction
+ * with the admins locked, so two admins demoting each other at once cannot leave the platform without one.
+ * Disabling ends the user's sessions; enabling clears the failed sign-in count.
+ */
+export async function updateUser(db: Db, actor: User, id: string, input: z.output<typeof updateUserInputSchema>): Promise<User> {
+  return db.transaction().execute(async (trx) => {
+    const touchesAdminRights = input.role !== undefined || input.disabled !== undefined;
+    const activeAdminIds = touchesAdminRights ? await lockActiveAdminIds(trx) : [];
+    const user = await findUserForUpdate(trx, id);
+    if (!user) throw notFound('No such user.');
+    if (user.role === 'pending') throw conflict(USER_EDIT_MESSAGES.stillPending);
+
+    const next = {
+      first_name: input.firstName ?? user.first_name,
+      last_name: input.lastName ?? user.last_name,
+      designation: input.designation ?? user.designation,
+      role: input.role ?? user.role,
+      disabled: input.disabled === undefined ? user.disabled : input.disabled ? 1 : 0,
+    };
+    const disabling = user.disabled === 0 && next.disabled === 1;
+    const enabling = user.disabled === 1 && next.disabled === 0;
+    const demoting = user.role === 'admin' && next.role !== 'admin';
+    if (user.id === actor.id && disabling) throw conflict(USER_EDIT_MESSAGES.selfDisable);
+    if (user.id === actor.id && demoting) throw conflict(USER_EDIT_MESSAGES.selfDemote);
+    const isActiveAdmin = user.role === 'admin' && user.disabled === 0;
+    if (isActiveAdmin && (disabling || demoting) && activeAdminIds.filter((adminId) => adminId !== id).length === 0) {
+      throw conflict(USER_EDIT_MESSAGES.lastAdmin);
+    }
+    // The access check read the actor before this transaction; an admin demoted meanwhile may not go on.
+    if (touchesAdminRights && !activeAdminIds.includes(actor.id)) throw forbidden();
+
+    const changes = describeChanges(user, next);
+    if (changes.length === 0) return user;
+    const updated = await updateUserFields(trx, id, {
+      ...next,
+      ...(enabling ? { failed_attempts: 0 } : {}),
+      updated_at: nowIso(),
+    });
+    if (disabling) await deleteUserSessions(trx, id);
+    await recordAudit(trx, {
+      actor: actor.email,
+      action: 'edit user',
+      details: `Edited ${user.email}: ${changes.join('; ')}`,
+      screen: MANAGE_SCREEN,
+    });
+    return updated;
   });
 }

@@ -2,6 +2,7 @@ import { hasRole } from '@tradecraft/shared';
 import { ActionIcon, Anchor, AppShell, Box, Burger, Group, NavLink, ScrollArea, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import {
+  IconActivity,
   IconAdjustments,
   IconChartBar,
   IconClipboardList,
@@ -13,18 +14,18 @@ import {
   IconSettings,
   IconShieldLock,
   IconTarget,
-  IconUser,
+  IconTimeline,
   IconUserCheck,
   IconUsers,
-  IconActivity,
-  IconTimeline,
   type Icon,
 } from '@tabler/icons-react';
-import { useEffect } from 'react';
+import { useEffect, type MouseEvent, type ReactNode } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { useSession } from '../../features/auth/api/get-session';
 import { NotificationBell } from '../../features/notifications/components/notification-bell';
+import { UserAvatar } from '../../features/profile/components/user-avatar';
 import { paths } from '../paths';
+import classes from './app-layout.module.css';
 import { LiveClock } from './live-clock';
 import { LogoutButton } from './logout-button';
 
@@ -37,6 +38,7 @@ interface NavItem {
 const MAIN_NAV: NavItem[] = [
   { to: paths.dashboard, label: 'Dashboard', icon: IconLayoutDashboard },
   { to: paths.scenarios, label: 'Scenarios', icon: IconTarget },
+  { to: paths.skills, label: 'ATT&CK Skill Map', icon: IconTimeline },
 ];
 
 const ADMIN_NAV: NavItem[] = [
@@ -53,8 +55,10 @@ const TOP_LINKS: NavItem[] = [
   { to: paths.help, label: 'Help & FAQ', icon: IconHelpCircle },
   { to: paths.contact, label: 'Contact Us', icon: IconMail },
   { to: paths.settings, label: 'Settings', icon: IconSettings },
-  { to: paths.profile, label: 'My Profile', icon: IconUser },
 ];
+
+const NAVBAR_ID = 'main-navigation';
+const MAIN_ID = 'main-content';
 
 function SideLink({ item, onNavigate }: { item: NavItem; onNavigate: () => void }) {
   const { pathname } = useLocation();
@@ -72,13 +76,41 @@ function SideLink({ item, onNavigate }: { item: NavItem; onNavigate: () => void 
   );
 }
 
+/** An icon link of the top bar, named for screen readers, with its name as a tooltip on hover and focus. */
+function TopLink({ item, children }: { item: Omit<NavItem, 'icon'>; children: ReactNode }) {
+  const { pathname } = useLocation();
+  const active = pathname === item.to;
+  return (
+    <Tooltip label={item.label} events={{ hover: true, focus: true, touch: false }}>
+      <ActionIcon
+        component={Link}
+        to={item.to}
+        variant={active ? 'light' : 'subtle'}
+        color={active ? 'accent' : 'gray'}
+        size="lg"
+        aria-label={item.label}
+        aria-current={active ? 'page' : undefined}
+      >
+        {children}
+      </ActionIcon>
+    </Tooltip>
+  );
+}
+
+/** Moves focus to the page content, past the top bar and the sidebar. */
+function skipToContent(event: MouseEvent<HTMLAnchorElement>) {
+  event.preventDefault();
+  const main = document.getElementById(MAIN_ID);
+  main?.focus();
+  main?.scrollIntoView();
+}
+
 /** The frame of every signed-in screen: sidebar (open at 640 px and wider), top bar, and the page. */
 export function AppLayout() {
   const wide = useMediaQuery('(min-width: 40em)', true, { getInitialValueInEffect: false });
   const [opened, { toggle, close, open }] = useDisclosure(wide);
   const { user } = useSession();
   const isAdmin = hasRole(user?.role, 'admin');
-  const { pathname } = useLocation();
 
   useEffect(() => {
     if (wide) open();
@@ -95,49 +127,58 @@ export function AppLayout() {
       navbar={{ width: 250, breakpoint: 'sm', collapsed: { mobile: !opened, desktop: !opened } }}
       padding="md"
     >
-      <AppShell.Header>
+      <a href={`#${MAIN_ID}`} className={classes.skipLink} onClick={skipToContent}>
+        Skip to content
+      </a>
+      <AppShell.Header className={classes.header}>
         <Group h="100%" px="sm" justify="space-between" wrap="nowrap" gap="xs">
           <Group gap="xs" wrap="nowrap">
-            <Burger opened={opened} onClick={toggle} size="sm" aria-label={opened ? 'Close navigation' : 'Open navigation'} />
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              size="sm"
+              aria-label={opened ? 'Close navigation' : 'Open navigation'}
+              aria-expanded={opened}
+              aria-controls={NAVBAR_ID}
+            />
             <Anchor component={Link} to={paths.home} underline="never" c="inherit">
               <Group gap={6} wrap="nowrap">
-              <IconShieldLock size={22} aria-hidden />
-              <Text fw={700} visibleFrom="xs">
-                Tradecraft
-              </Text>
-              <VisuallyHidden>Tradecraft home</VisuallyHidden>
+                <IconShieldLock size={22} aria-hidden />
+                <Text fw={700} visibleFrom="xs">
+                  Tradecraft
+                </Text>
+                <VisuallyHidden>Tradecraft home</VisuallyHidden>
               </Group>
             </Anchor>
           </Group>
           <Group gap={4} wrap="nowrap">
             <LiveClock />
             {TOP_LINKS.map((item) => (
-              <Tooltip key={item.to} label={item.label}>
-                <ActionIcon
-                  component={Link}
-                  to={item.to}
-                  variant={pathname === item.to ? 'light' : 'subtle'}
-                  color={pathname === item.to ? 'accent' : 'gray'}
-                  size="lg"
-                  aria-label={item.label}
-                  aria-current={pathname === item.to ? 'page' : undefined}
-                >
-                  <item.icon size={20} stroke={1.6} />
-                </ActionIcon>
-              </Tooltip>
+              <TopLink key={item.to} item={item}>
+                <item.icon size={20} stroke={1.6} aria-hidden />
+              </TopLink>
             ))}
+            <TopLink item={{ to: paths.profile, label: 'My Profile' }}>
+              {user ? <UserAvatar user={user} size={28} /> : null}
+            </TopLink>
             <NotificationBell />
             <LogoutButton />
           </Group>
         </Group>
       </AppShell.Header>
 
-      <AppShell.Navbar p="xs" aria-label="Main navigation">
+      <AppShell.Navbar
+        id={NAVBAR_ID}
+        p="xs"
+        aria-label="Main navigation"
+        className={classes.navbar}
+        mod={{ closed: !opened }}
+        inert={!opened}
+      >
         <ScrollArea>
           {MAIN_NAV.map((item) => (
             <SideLink key={item.to} item={item} onNavigate={closeOnNarrow} />
           ))}
-          <SideLink item={{ to: paths.skills, label: 'ATT&CK Skill Map', icon: IconTimeline }} onNavigate={closeOnNarrow} />
           {isAdmin && (
             <>
               <SideLink item={{ to: paths.admin, label: 'Admin Panel', icon: IconShieldLock }} onNavigate={closeOnNarrow} />
@@ -152,7 +193,7 @@ export function AppLayout() {
         </ScrollArea>
       </AppShell.Navbar>
 
-      <AppShell.Main>
+      <AppShell.Main id={MAIN_ID} tabIndex={-1} className={classes.main}>
         <Outlet />
       </AppShell.Main>
     </AppShell>

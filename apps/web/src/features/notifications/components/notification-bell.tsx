@@ -1,20 +1,189 @@
-import { ActionIcon, Popover, Text } from '@mantine/core';
+import { hasRole } from '@tradecraft/shared';
+import { ActionIcon, Anchor, Button, Divider, Indicator, Popover, ScrollArea, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { IconBell } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { paths } from '../../../app/paths';
+import { useSession } from '../../auth/api/get-session';
+import { useNotifications } from '../api/get-notifications';
+import { readSeenScenarioCount, useScenarioCount, writeSeenScenarioCount } from '../api/get-scenario-count';
+import { useMarkNotificationsRead } from '../api/mark-notifications-read';
+import { useNotificationStream } from '../api/use-notification-stream';
 
-/** The top bar's bell; the administration issue fills it with live notifications. */
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+/**
+ * The top bar's bell: the unread count, and a list that marks everything read when opened. Admins hear
+ * about registrations live (Server-Sent Events, with the list endpoint as fallback); trainees also see
+ * "new scenarios published" when the scenario count passes the one they last saw (local `scenarioCount`).
+ */
 export function NotificationBell() {
+  const { user } = useSession();
+  const isStudent = hasRole(user?.role, 'student');
+  const connected = useNotificationStream(user !== null);
+  const list = useNotifications({ poll: !connected });
+  const markRead = useMarkNotificationsRead();
+
+  const scenarioCount = useScenarioCount(isStudent);
+  const [seenScenarios, setSeenScenarios] = useState(readSeenScenarioCount);
+  const currentScenarios = scenarioCount.data;
+  const newScenarios = isStudent && currentScenarios !== undefined ? Math.max(0, currentScenarios - seenScenarios) : 0;
+
+  useEffect(() => {
+    // Scenarios were removed: follow the count down quietly, so the next one published is news again.
+    if (currentScenarios !== undefined && currentScenarios < seenScenarios) {
+      writeSeenScenarioCount(currentScenarios);
+      setSeenScenarios(currentScenarios);
+    }
+  }, [currentScenarios, seenScenarios]);
+
+  const [opened, setOpened] = useState(false);
+  // What was new when the list was opened stays highlighted while it is open, though it is now read.
+  const [freshIds, setFreshIds] = useState<ReadonlySet<number>>(new Set());
+  const [scenarioNews, setScenarioNews] = useState(0);
+
+  const unread = (list.data?.unread ?? 0) + (newScenarios > 0 ? 1 : 0);
+
+  const open = () => {
+    setOpened(true);
+    setFreshIds(new Set());
+    setScenarioNews(newScenarios);
+    if (newScenarios > 0 && currentScenarios !== undefined) {
+      writeSeenScenarioCount(currentScenarios);
+      setSeenScenarios(currentScenarios);
+    }
+  };
+
+  // While the list is open everything in it is read, including what arrives meanwhile.
+  const { mutate: markAllRead, isPending: marking } = markRead;
+  useEffect(() => {
+    if (!opened || !list.data || list.data.unread === 0 || marking) return;
+    const unreadIds = list.data.items.filter((item) => !item.read).map((item) => item.id);
+    setFreshIds((current) => new Set([...current, ...unreadIds]));
+    markAllRead();
+  }, [opened, list.data, marking, markAllRead]);
+
+  const items = list.data?.items ?? [];
+  const nothing = items.length === 0 && scenarioNews === 0;
+
   return (
-    <Popover position="bottom-end" width={280} shadow="md">
-      <Popover.Target>
-        <ActionIcon variant="subtle" color="gray" size="lg" aria-label="Notifications">
-          <IconBell size={20} stroke={1.6} />
-        </ActionIcon>
-      </Popover.Target>
-      <Popover.Dropdown>
-        <Text size="sm" c="dimmed">
-          No notifications.
+    <Indicator label={unread > 99 ? '99+' : unread} size={18} color="red" disabled={unread === 0} offset={6} zIndex={2} inline>
+      <Popover
+        opened={opened}
+        onChange={(next) => {
+          if (!next) setOpened(false);
+        }}
+        position="bottom-end"
+        width={320}
+        shadow="md"
+        trapFocus
+        returnFocus
+      >
+        <Popover.Target>
+          <ActionIcon
+            variant={opened ? 'light' : 'subtle'}
+            color={opened ? 'accent' : 'gray'}
+            size="lg"
+            aria-label={`Notifications, ${unread} unread`}
+            // A controlled Popover leaves opening to its target.
+            onClick={() => (opened ? setOpened(false) : open())}
+          >
+            <IconBell size={20} stroke={1.6} />
+          </ActionIcon>
+        </Popover.Target>
+        <Popover.Dropdown p={0} aria-label="Notifications">
+          <Title order={2} size="h5" px="md" pt="sm" pb="xs" tabIndex={-1} data-autofocus style={{ outline: 'none' }}>
+            Notifications
+          </Title>
+          <Divider />
+          <ScrollArea.Autosize mah={360}>
+            <Stack gap={0} py={4}>
+              {list.isPending ? (
+                <Text size="sm" px="md" py="sm" role="status">
+                  Loading...
+                </Text>
+              ) : list.isError && !list.data ? (
+                <Stack gap="xs" px="md" py="sm" align="flex-start">
+                  <Text size="sm" role="alert">
+                    {list.error.message}
+                  </Text>
+                  <Button size="compact-sm" variant="default" onClick={() => void list.refetch()}>
+                    Retry
+                  </Button>
+                </Stack>
+              ) : nothing ? (
+                <Text size="sm" c="dimmed" px="md" py="sm">
+                  {hasRole(user?.role, 'admin')
+                    ? 'No notifications yet. New registrations show up here.'
+                    : 'No notifications yet. Newly published scenarios show up here.'}
+                </Text>
+              ) : (
+                <>
+                  {scenarioNews > 0 && (
+                    <NotificationItem
+                      fresh
+                      message={`${plural(scenarioNews, 'new scenario', 'new scenarios')} published.`}
+                      link={paths.scenarios}
+                      onNavigate={() => setOpened(false)}
+                    />
+                  )}
+                  {items.map((item) => (
+                    <NotificationItem
+                      key={item.id}
+                      fresh={freshIds.has(item.id)}
+                      message={item.message}
+                      link={item.link}
+                      at={item.createdAt}
+                      onNavigate={() => setOpened(false)}
+                    />
+                  ))}
+                </>
+              )}
+            </Stack>
+          </ScrollArea.Autosize>
+        </Popover.Dropdown>
+      </Popover>
+    </Indicator>
+  );
+}
+
+function NotificationItem({
+  message,
+  link,
+  at,
+  fresh,
+  onNavigate,
+}: {
+  message: string;
+  link: string | null;
+  at?: string;
+  fresh: boolean;
+  onNavigate(): void;
+}) {
+  return (
+    <Stack
+      gap={2}
+      px="md"
+      py="xs"
+      style={{
+        borderLeft: `3px solid ${fresh ? 'var(--mantine-primary-color-filled)' : 'transparent'}`,
+      }}
+    >
+      <Text size="sm" fw={fresh ? 600 : 400}>
+        {fresh && <VisuallyHidden>New: </VisuallyHidden>}
+        {message}
+      </Text>
+      {(at || link) && (
+        <Text size="xs" c="dimmed">
+          {at && <time dateTime={at}>{new Date(at).toLocaleString()}</time>}
+          {at && link && ' · '}
+          {link && (
+            <Anchor component={Link} to={link} size="xs" onClick={onNavigate}>
+              Open
+            </Anchor>
+          )}
         </Text>
-      </Popover.Dropdown>
-    </Popover>
+      )}
+    </Stack>
   );
 }

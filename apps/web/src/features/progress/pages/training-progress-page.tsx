@@ -1,5 +1,150 @@
-import { ComingSoon } from '../../../ui/coming-soon';
+import {
+  formatScorePercent,
+  PAGE_SIZE,
+  runStatusLabel,
+  TRAINING_PROGRESS_CSV_FILENAME,
+  type TrainingProgressRow,
+  type TrainingProgressSortColumn,
+} from '@tradecraft/shared';
+import { Anchor, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { IconDownload, IconSearch } from '@tabler/icons-react';
+import { createColumnHelper, type SortingState } from '@tanstack/react-table';
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { paths } from '../../../app/paths';
+import { DataTable } from '../../../ui/data-table';
+import { trainingProgressCsvUrl, useTrainingProgress } from '../api/get-training-progress';
+import { ResultBadge } from '../components/result-badge';
+
+const column = createColumnHelper<TrainingProgressRow>();
+
+// Column ids are the server's sort keys: sorting and paging happen in SQL (GET /api/progress/all).
+const columns = [
+  column.accessor('userEmail', {
+    id: 'user',
+    header: 'User',
+    size: 230,
+    meta: { wrap: true },
+    cell: (info) => (
+      <>
+        <Text size="sm" fw={600}>
+          {info.row.original.userName || info.getValue()}
+        </Text>
+        <Text size="xs" c="dimmed">
+          {info.getValue()}
+        </Text>
+      </>
+    ),
+  }),
+  column.accessor('scenarioName', { id: 'training', header: 'Training', size: 230, meta: { wrap: true } }),
+  column.accessor('scorePercent', {
+    id: 'score',
+    header: 'Score (%)',
+    size: 110,
+    meta: { align: 'right' },
+    cell: (info) => formatScorePercent(info.getValue()),
+  }),
+  column.accessor('result', { id: 'result', header: 'Result', size: 100, cell: (info) => <ResultBadge result={info.getValue()} /> }),
+  column.accessor('completed', { id: 'status', header: 'Status', size: 120, cell: (info) => runStatusLabel(info.getValue()) }),
+  column.accessor('startedAt', {
+    id: 'started',
+    header: 'Started',
+    size: 190,
+    cell: (info) => <time dateTime={info.getValue()}>{new Date(info.getValue()).toLocaleString()}</time>,
+  }),
+  column.display({
+    id: 'report',
+    header: 'Report',
+    size: 90,
+    enableSorting: false,
+    cell: (info) => (
+      <Anchor
+        component={Link}
+        to={paths.runReport(info.row.original.runId)}
+        size="sm"
+        data-run-id={info.row.original.runId}
+        aria-label={`Report: ${info.row.original.userEmail}, ${info.row.original.scenarioName}`}
+      >
+        Report
+      </Anchor>
+    ),
+  }),
+];
 
 export default function TrainingProgressPage() {
-  return <ComingSoon title="Training Progress" />;
+  const [search, setSearch] = useState('');
+  const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
+  // Newest first until a column is chosen; a first click sorts ascending, the next descending.
+  const [sorting, setSorting] = useState<SortingState>([{ id: 'started', desc: true }]);
+  const [page, setPage] = useState(1);
+
+  const progress = useTrainingProgress({
+    search: debouncedSearch || undefined,
+    sort: (sorting[0]?.id ?? 'started') as TrainingProgressSortColumn,
+    dir: sorting[0]?.desc ? 'desc' : 'asc',
+    page,
+    pageSize: PAGE_SIZE,
+  });
+
+  return (
+    <Stack gap="lg">
+      <div>
+        <Title order={1}>Training Progress</Title>
+        <Text c="dimmed">Every trainee&apos;s runs: search by username, sort by any column, open a report or export the list as CSV.</Text>
+      </div>
+
+      <Paper withBorder radius="md" p="md">
+        <Group justify="space-between" align="flex-end" gap="md">
+          <TextInput
+            label="Search by username"
+            placeholder="Email or name"
+            leftSection={<IconSearch size={16} aria-hidden />}
+            value={search}
+            onChange={(changed) => {
+              setSearch(changed.currentTarget.value);
+              setPage(1);
+            }}
+            w={{ base: '100%', sm: 320 }}
+          />
+          <Button
+            component="a"
+            href={trainingProgressCsvUrl(debouncedSearch)}
+            download={TRAINING_PROGRESS_CSV_FILENAME}
+            variant="default"
+            leftSection={<IconDownload size={16} aria-hidden />}
+          >
+            Export CSV
+          </Button>
+        </Group>
+        <Text size="sm" c="dimmed" mt="xs">
+          {debouncedSearch ? 'The export holds every run of the users matching this search, newest first.' : 'The export holds every run, newest first.'}
+        </Text>
+      </Paper>
+
+      <DataTable
+        label="Training progress"
+        columns={columns}
+        data={progress.data?.items}
+        getRowId={(row) => row.runId}
+        isLoading={progress.isPending}
+        isFetching={progress.isPlaceholderData}
+        error={progress.error}
+        onRetry={() => void progress.refetch()}
+        loadingText="Loading training progress..."
+        emptyMessage={
+          debouncedSearch
+            ? 'No runs match this search. Check the spelling, or search by part of the email or name.'
+            : 'No training runs yet. Runs appear here as soon as trainees start a scenario.'
+        }
+        itemName="runs"
+        sorting={sorting}
+        onSortingChange={(next) => {
+          setSorting(next);
+          setPage(1);
+        }}
+        paging={{ page, total: progress.data?.total ?? 0, onPageChange: setPage }}
+      />
+    </Stack>
+  );
 }

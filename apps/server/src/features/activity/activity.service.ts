@@ -1,0 +1,76 @@
+import { Readable } from 'node:stream';
+import {
+  inclusiveDayRange,
+  LOGIN_ACTIVITY_CSV_COLUMNS,
+  neutraliseSpreadsheetCell,
+  startOfLocalDay,
+  type LoginActivityPage,
+  type LoginActivityStats,
+  type loginActivityFilterSchema,
+  type loginActivityQuerySchema,
+} from '@tradecraft/shared';
+import Papa from 'papaparse';
+import type { z } from 'zod';
+import type { Db } from '../../db/database';
+import type { User } from '../../db/schema';
+import { recordAuditAlone } from '../audit/audit.service';
+import { listLoginEvents, loginEventBatches, loginEventCounts, type LoginEventFilters } from './activity.repository';
+
+type FilterQuery = z.output<typeof loginActivityFilterSchema>;
+
+/** The request's filters in SQL terms: date inputs are whole days in the caller's time zone. */
+export function toLoginEventFilters(query: FilterQuery): LoginEventFilters {
+  const { fromIso, toIsoExclusive } = inclusiveDayRange(query.from, query.to, query.tz);
+  return { search: query.search, event: query.event, fromIso, toIsoExclusive };
+}
+
+export async function loginActivityPage(db: Db, query: z.output<typeof loginActivityQuerySchema>): Promise<LoginActivityPage> {
+  const { rows, total } = await listLoginEvents(db, toLoginEventFilters(query), query);
+  return {
+    items: rows.map((row) => ({ id: row.id, email: row.email, role: row.role, event: row.event, timestamp: row.at })),
+    total,
+    page: query.page,
+    pageSize: query.pageSize,
+  };
+}
+
+export function loginActivityStats(db: Db, tz: number): Promise<LoginActivityStats> {
+  return loginEventCounts(db, startOfLocalDay(new Date(), tz).toISOString());
+}
+
+function describeFilters(query: FilterQuery): string {
+  const parts = [
+    query.search ? `email contains "${query.search}"` : null,
+    query.event ? `event ${query.event}` : null,
+    query.from ? `from ${query.from}` : null,
+    query.to ? `to ${query.to}` : null,
+  ].filter(Boolean);
+  return parts.length > 0 ? parts.join(', ') : 'all events';
+}
+
+/**
+ * user_login_logs.csv of every event matching the filters, newest first, streamed batch by batch so a
+ * million rows never sit in memory. Cells go through the shared formula neutraliser.
+ */
+export async function loginActivityCsv(db: Db, actor: User, query: FilterQuery): Promise<Readable> {
+  await recordAuditAlone(db, {
+    actor: actor.email,
+    action: 'export login activity',
+    details: `Downloaded user_login_logs.csv (${describeFilters(query)})`,
+    screen: 'User Monitoring',
+  });
+  const filters = toLoginEventFilters(query);
+  async function* chunks(): AsyncGenerator<string> {
+    yield `${Papa.unparse([[...LOGIN_ACTIVITY_CSV_COLUMNS]])}\r\n`;
+    for await (const batch of loginEventBatches(db, filters)) {
+      const rows = batch.map((row) => [
+        neutraliseSpreadsheetCell(row.email),
+        neutraliseSpreadsheetCell(row.role),
+        neutraliseSpreadsheetCell(row.event),
+        neutraliseSpreadsheetCell(row.at),
+      ]);
+      yield `${Papa.unparse(rows)}\r\n`;
+    }
+  }
+  return Readable.from(chunks());
+}

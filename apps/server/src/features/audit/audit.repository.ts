@@ -1,0 +1,78 @@
+import type { AuditSortColumn, SortDirection } from '@tradecraft/shared';
+import { sql } from 'kysely';
+import type { DbOrTrx } from '../../db/database';
+import { containsIgnoringCase } from './contains';
+
+export interface AuditFilters {
+  actor?: string | undefined;
+  action?: string | undefined;
+  details?: string | undefined;
+  screen?: string | undefined;
+  /** Inclusive lower bound on `at` (ISO). */
+  fromIso?: string | undefined;
+  /** Exclusive upper bound on `at` (ISO). */
+  toIsoExclusive?: string | undefined;
+}
+
+export interface AuditRow {
+  id: number;
+  actor: string | null;
+  action: string;
+  details: string | null;
+  screen: string | null;
+  at: string;
+}
+
+const TEXT_FILTERS = ['actor', 'action', 'details', 'screen'] as const;
+
+function filteredAudit(db: DbOrTrx, filters: AuditFilters) {
+  let query = db.selectFrom('audit_log');
+  for (const column of TEXT_FILTERS) {
+    const text = filters[column]?.trim();
+    if (text) query = query.where((eb) => containsIgnoringCase(eb.ref(column), text));
+  }
+  return query
+    .$if(filters.fromIso !== undefined, (qb) => qb.where('at', '>=', filters.fromIso!))
+    .$if(filters.toIsoExclusive !== undefined, (qb) => qb.where('at', '<', filters.toIsoExclusive!));
+}
+
+/** One page of the audit log. Text columns sort case-insensitively, an empty value as ''. */
+export async function listAuditEntries(
+  db: DbOrTrx,
+  filters: AuditFilters,
+  options: { sort: AuditSortColumn; dir: SortDirection; page: number; pageSize: number },
+): Promise<{ rows: AuditRow[]; total: number }> {
+  const { sort, dir, page, pageSize } = options;
+  let rowsQuery = filteredAudit(db, filters).select(['id', 'actor', 'action', 'details', 'screen', 'at']);
+  if (sort !== 'timestamp') rowsQuery = rowsQuery.orderBy(sql`lower(coalesce(${sql.ref(sort)}, ''))`, dir);
+  const [rows, count] = await Promise.all([
+    rowsQuery
+      .orderBy('at', dir)
+      .orderBy('id', dir)
+      .limit(pageSize)
+      .offset((page - 1) * pageSize)
+      .execute(),
+    filteredAudit(db, filters).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, total: Number(count.count) };
+}
+
+/** Every matching entry, oldest first, in keyset batches on (at, id) so memory stays flat. */
+export async function* auditBatches(db: DbOrTrx, filters: AuditFilters, batchSize = 5000): AsyncGenerator<AuditRow[]> {
+  let after: { at: string; id: number } | null = null;
+  for (;;) {
+    const cursor: { at: string; id: number } | null = after;
+    const rows: AuditRow[] = await filteredAudit(db, filters)
+      .select(['id', 'actor', 'action', 'details', 'screen', 'at'])
+      .$if(cursor !== null, (qb) => qb.where((eb) => eb(eb.refTuple('at', 'id'), '>', eb.tuple(cursor!.at, cursor!.id))))
+      .orderBy('at', 'asc')
+      .orderBy('id', 'asc')
+      .limit(batchSize)
+      .execute();
+    if (rows.length === 0) return;
+    yield rows;
+    if (rows.length < batchSize) return;
+    const last = rows[rows.length - 1]!;
+    after = { at: last.at, id: last.id };
+  }
+}

@@ -1,0 +1,196 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { AUDIT_EXPORT_MESSAGES, type AuditPage } from '@tradecraft/shared';
+import ExcelJS from 'exceljs';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/helper';
+import { SESSION_COOKIE } from '../auth/sessions';
+
+let t: TestApp;
+let admin: Awaited<ReturnType<TestApp['userWithSession']>>;
+
+const at = (date: string, time = '12:00:00') => `${date}T${time}.000Z`;
+
+const insertAudit = (rows: { actor: string | null; action: string; details?: string | null; screen?: string | null; at: string }[]) =>
+  t.db
+    .insertInto('audit_log')
+    .values(rows.map((row) => ({ actor: row.actor, action: row.action, details: row.details ?? null, screen: row.screen ?? null, at: row.at })))
+    .execute();
+
+beforeEach(async () => {
+  t = await createTestApp();
+  admin = await t.userWithSession('admin', { email: 'boss@example.com' });
+});
+afterEach(() => t.close());
+
+const logs = async (query: string) => {
+  const response = await t.request({ method: 'GET', url: `/api/audit/logs?${query}`, cookie: admin.cookie });
+  expect(response.statusCode, response.body).toBe(200);
+  return response.json() as AuditPage;
+};
+const actions = (page: AuditPage) => page.items.map((item) => item.action);
+
+describe('GET /api/audit/logs', () => {
+  beforeEach(async () => {
+    await insertAudit([
+      { actor: 'Boss@Example.com', action: 'approve user', details: 'Approved a@x.io as student', screen: 'Pending Approvals', at: at('2026-03-01') },
+      { actor: 'other@example.com', action: 'edit user', details: 'role: student → admin', screen: 'Manage Users', at: at('2026-03-02', '00:00:00') },
+      { actor: null, action: 'system start', details: null, screen: null, at: at('2026-03-02', '23:59:59') },
+      { actor: 'boss@example.com', action: 'delete scenario', details: 'Deleted 100%_legit', screen: 'Scenario Configurator', at: at('2026-03-03') },
+    ]);
+  });
+
+  it('lists newest first with empty actor, details and screen as null', async () => {
+    const page = await logs('');
+    expect(actions(page)).toEqual(['delete scenario', 'system start', 'edit user', 'approve user']);
+    expect(page.total).toBe(4);
+    expect(page.items[1]).toEqual({
+      id: expect.any(Number),
+      actor: null,
+      action: 'system start',
+      details: null,
+      screen: null,
+      timestamp: at('2026-03-02', '23:59:59'),
+    });
+  });
+
+  it('filters actor, action, details and screen by case-insensitive contains, % and _ literal', async () => {
+    expect(actions(await logs('actor=BOSS@'))).toEqual(['delete scenario', 'approve user']);
+    expect(actions(await logs('action=USER'))).toEqual(['edit user', 'approve user']);
+    expect(actions(await logs('details=STUDENT'))).toEqual(['edit user', 'approve user']);
+    expect(actions(await logs('screen=manage'))).toEqual(['edit user']);
+    expect(actions(await logs(`details=${encodeURIComponent('0%_')}`))).toEqual(['delete scenario']);
+    expect(actions(await logs(`details=${encodeURIComponent('_')}`))).toEqual(['delete scenario']);
+    expect(actions(await logs('actor=boss&screen=pending'))).toEqual(['approve user']);
+  });
+
+  it('compares start and end dates with the timestamp, whole days included', async () => {
+    expect(actions(await logs('start_date=2026-03-02&end_date=2026-03-02'))).toEqual(['system start', 'edit user']);
+    expect(actions(await logs('start_date=2026-03-02'))).toEqual(['delete scenario', 'system start', 'edit user']);
+    expect(actions(await logs('end_date=2026-03-01'))).toEqual(['approve user']);
+    // An hour ahead of UTC (tz=-60), 2026-03-02 runs from 23:00 UTC on the 1st to 23:00 UTC on the 2nd.
+    expect(actions(await logs('start_date=2026-03-02&end_date=2026-03-02&tz=-60'))).toEqual(['edit user']);
+  });
+
+  it('sorts by each column both ways, empty values first going up', async () => {
+    expect(actions(await logs('sort=actor&dir=asc'))[0]).toBe('system start');
+    expect((await logs('sort=actor&dir=desc')).items.map((item) => item.actor)).toEqual([
+      'other@example.com',
+      'boss@example.com',
+      'Boss@Example.com',
+      null,
+    ]);
+    expect(actions(await logs('sort=action&dir=asc'))).toEqual(['approve user', 'delete scenario', 'edit user', 'system start']);
+    expect(actions(await logs('sort=details&dir=desc'))[0]).toBe('edit user');
+    expect(actions(await logs('sort=screen&dir=asc'))).toEqual(['system start', 'edit user', 'approve user', 'delete scenario']);
+    expect(actions(await logs('sort=timestamp&dir=asc'))[0]).toBe('approve user');
+  });
+
+  it('pages 10 at a time and reports the total', async () => {
+    await insertAudit(Array.from({ length: 21 }, (_, index) => ({ actor: 'bulk@example.com', action: `bulk ${index}`, at: at('2026-04-01') })));
+    const third = await logs('actor=bulk&page=3');
+    expect(third).toMatchObject({ total: 21, page: 3, pageSize: 10 });
+    expect(third.items).toHaveLength(1);
+  });
+
+  it('is for admins only', async () => {
+    const student = await t.userWithSession('student');
+    expect((await t.request({ method: 'GET', url: '/api/audit/logs', cookie: student.cookie })).statusCode).toBe(403);
+    expect((await t.request({ method: 'GET', url: '/api/audit/export?start_date=2026-01-01&end_date=2026-01-02' })).statusCode).toBe(401);
+  });
+});
+
+describe('GET /api/audit/export', () => {
+  const download = (query: string) => t.request({ method: 'GET', url: `/api/audit/export?${query}`, cookie: admin.cookie });
+
+  it('needs both dates, in order', async () => {
+    for (const query of ['', 'start_date=2026-03-01', 'end_date=2026-03-01', 'start_date=&end_date=2026-03-01']) {
+      const response = await download(query);
+      expect(response.statusCode, query).toBe(400);
+      expect(response.json().error).toBe(AUDIT_EXPORT_MESSAGES.datesRequired);
+    }
+    const reversed = await download('start_date=2026-03-02&end_date=2026-03-01');
+    expect(reversed.statusCode).toBe(400);
+    expect(reversed.json().error).toBe(AUDIT_EXPORT_MESSAGES.endBeforeStart);
+    expect((await download('start_date=March&end_date=2026-03-01')).statusCode).toBe(400);
+  });
+
+  it('saves audit_logs.xlsx: a header row, one row per entry in the range, dates as dates, formulas neutralised', async () => {
+    await insertAudit([
+      { actor: 'before@example.com', action: 'edit user', at: at('2026-02-28', '23:59:59') },
+      { actor: 'boss@example.com', action: 'approve user', details: 'Approved a@x.io', screen: 'Pending Approvals', at: at('2026-03-01', '00:00:00') },
+      { actor: '=cmd|" /C calc"!A0', action: '+edit', details: '@SUM(1+1)', screen: '-Manage', at: at('2026-03-02', '08:30:00') },
+      { actor: null, action: 'system start', at: at('2026-03-02', '23:59:59') },
+      { actor: 'after@example.com', action: 'edit user', at: at('2026-03-03', '00:00:00') },
+    ]);
+    const response = await download('start_date=2026-03-01&end_date=2026-03-02');
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-disposition']).toBe('attachment; filename="audit_logs.xlsx"');
+    expect(response.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(response.rawPayload as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0]!;
+    const rows: unknown[][] = [];
+    sheet.eachRow((row) => rows.push((row.values as unknown[]).slice(1)));
+    expect(rows[0]).toEqual(['Actor', 'Action', 'Details', 'Screen', 'Timestamp (UTC)']);
+    expect(rows.slice(1).map((row) => row.slice(0, 4))).toEqual([
+      ['boss@example.com', 'approve user', 'Approved a@x.io', 'Pending Approvals'],
+      [`'=cmd|" /C calc"!A0`, "'+edit", "'@SUM(1+1)", "'-Manage"],
+      [undefined, 'system start', undefined, undefined],
+    ]);
+    const timestamps = rows.slice(1).map((row) => row[4]);
+    expect(timestamps.every((value) => value instanceof Date)).toBe(true);
+    expect((timestamps as Date[]).map((date) => date.toISOString())).toEqual([
+      at('2026-03-01', '00:00:00'),
+      at('2026-03-02', '08:30:00'),
+      at('2026-03-02', '23:59:59'),
+    ]);
+    expect(sheet.getCell('E2').numFmt).toBe('yyyy-mm-dd hh:mm:ss');
+  });
+
+  it("writes the caller's wall-clock time when a tz is given, and audits the download", async () => {
+    await insertAudit([{ actor: 'boss@example.com', action: 'edit user', at: at('2026-03-01', '22:30:00') }]);
+    const response = await download('start_date=2026-03-02&end_date=2026-03-02&tz=-120');
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(response.rawPayload as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0]!;
+    expect(sheet.getCell('E1').value).toBe('Timestamp (UTC+02:00)');
+    expect((sheet.getCell('E2').value as Date).toISOString()).toBe('2026-03-02T00:30:00.000Z');
+    const audit = await t.db.selectFrom('audit_log').selectAll().where('action', '=', 'export audit log').execute();
+    expect(audit).toMatchObject([{ actor: 'boss@example.com', details: 'Downloaded audit_logs.xlsx for 2026-03-02 to 2026-03-02' }]);
+  });
+});
+
+describe('an export the admin cancels', () => {
+  it('stops writing without harming the server', async () => {
+    const rows = Array.from({ length: 30_000 }, (_, index) => ({
+      actor: 'bulk@example.com',
+      action: 'edit user',
+      details: `Entry ${index} with some words to make the file bigger`,
+      at: at('2026-05-01', `${String(Math.floor(index / 3600) % 24).padStart(2, '0')}:${String(Math.floor(index / 60) % 60).padStart(2, '0')}:${String(index % 60).padStart(2, '0')}`),
+    }));
+    for (let start = 0; start < rows.length; start += 2000) await insertAudit(rows.slice(start, start + 2000));
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const port = (t.app.server.address() as AddressInfo).port;
+    const headers = { cookie: `${SESSION_COOKIE}=${admin.cookie}` };
+    for (const path of ['/api/audit/export?start_date=2026-05-01&end_date=2026-05-01', '/api/logs/login-activity.csv']) {
+      // A browser cancelling a download: the first bytes arrive, then the connection goes away.
+      await new Promise<void>((resolve, reject) => {
+        const request = http.get({ host: '127.0.0.1', port, path, headers, agent: false }, (response) => {
+          expect(response.statusCode).toBe(200);
+          response.once('data', () => {
+            request.destroy();
+            resolve();
+          });
+        });
+        request.on('error', (error) => ((error as NodeJS.ErrnoException).code === 'ECONNRESET' ? resolve() : reject(error)));
+      });
+    }
+    const health = await t.request({ method: 'GET', url: '/api/health' });
+    expect(health.statusCode).toBe(200);
+    // The server still closes promptly: nothing is left writing to a cancelled download.
+    const closed = await Promise.race([t.app.close().then(() => 'closed'), new Promise((resolve) => setTimeout(resolve, 5000, 'hung'))]);
+    expect(closed).toBe('closed');
+  });
+});

@@ -1,0 +1,303 @@
+import { PASS_MARK_RATIO, type SortDirection, type TrainingProgressSortColumn } from '@tradecraft/shared';
+import { sql, type Expression, type SqlBool } from 'kysely';
+import type { DbOrTrx } from '../../db/database';
+import type { Run, Scenario } from '../../db/schema';
+import { containsIgnoringCase } from '../audit/contains';
+
+// Every query of progress and reporting. The runs table keeps each run's scenario name and step count as
+// they were at the start, so no query here has to read a scenario to score a run.
+
+export interface UserRunRow {
+  id: string;
+  scenario_id: string;
+  scenario_name: string;
+  step_count: number;
+  score: number;
+  status: Run['status'];
+  started_at: string;
+  finished_at: string | null;
+  /** Null when the scenario row is missing; the deletion time when it was deleted from the library. */
+  scenario_row_id: string | null;
+  scenario_deleted_at: string | null;
+}
+
+export interface DecisionRow {
+  run_id: string;
+  seq: number;
+  step_id: string;
+  option_index: number;
+  correct: number;
+  decision: string;
+  feedback: string;
+  technique: string | null;
+  time_ms: number | null;
+  at: string;
+}
+
+const DECISION_COLUMNS = [
+  'run_decisions.run_id',
+  'run_decisions.seq',
+  'run_decisions.step_id',
+  'run_decisions.option_index',
+  'run_decisions.correct',
+  'run_decisions.decision',
+  'run_decisions.feedback',
+  'run_decisions.technique',
+  'run_decisions.time_ms',
+  'run_decisions.at',
+] as const;
+
+/** The platform difficulty as stored by the Difficulty Adjuster (JSON text), if any. */
+export async function findDifficultySetting(db: DbOrTrx): Promise<string | undefined> {
+  const row = await db.selectFrom('settings').select('value').where('key', '=', 'difficulty').executeTakeFirst();
+  return row?.value;
+}
+
+/** A user's runs, newest first, with whether their scenario is still in the library. */
+export function listRunsOfUser(db: DbOrTrx, userId: string): Promise<UserRunRow[]> {
+  return db
+    .selectFrom('runs')
+    .leftJoin('scenarios', 'scenarios.id', 'runs.scenario_id')
+    .select([
+      'runs.id',
+      'runs.scenario_id',
+      'runs.scenario_name',
+      'runs.step_count',
+      'runs.score',
+      'runs.status',
+      'runs.started_at',
+      'runs.finished_at',
+      'scenarios.id as scenario_row_id',
+      'scenarios.deleted_at as scenario_deleted_at',
+    ])
+    .where('runs.user_id', '=', userId)
+    .orderBy('runs.started_at', 'desc')
+    .orderBy('runs.id', 'desc')
+    .execute();
+}
+
+/**
+ * Every decision of every run of a user, in ONE query (never one per run), in run and step order. The
+ * join walks runs by (user_id, started_at) and decisions by their (run_id, seq) key.
+ */
+export function listDecisionsOfUser(db: DbOrTrx, userId: string): Promise<DecisionRow[]> {
+  return db
+    .selectFrom('run_decisions')
+    .innerJoin('runs', 'runs.id', 'run_decisions.run_id')
+    .select(DECISION_COLUMNS)
+    .where('runs.user_id', '=', userId)
+    .orderBy('run_decisions.run_id')
+    .orderBy('run_decisions.seq')
+    .execute();
+}
+
+export function listDecisionsOfRun(db: DbOrTrx, runId: string): Promise<DecisionRow[]> {
+  return db.selectFrom('run_decisions').select(DECISION_COLUMNS).where('run_id', '=', runId).orderBy('seq').execute();
+}
+
+export function findRun(db: DbOrTrx, runId: string): Promise<Run | undefined> {
+  return db.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirst();
+}
+
+/** The scenario row even when it was deleted from the library (past runs keep pointing at it). */
+export function findScenarioRow(db: DbOrTrx, id: string): Promise<Scenario | undefined> {
+  return db.selectFrom('scenarios').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export type CatalogueRow = Pick<Scenario, 'id' | 'name' | 'type' | 'difficulty' | 'description' | 'step_count' | 'definition'>;
+
+/**
+ * The library's scenarios (not deleted) with their definitions, for recommendations: optionally without
+ * the ones a user has completed and without one scenario (the report's own).
+ */
+export function listCatalogue(db: DbOrTrx, options: { notCompletedBy?: string; except?: string } = {}): Promise<CatalogueRow[]> {
+  return db
+    .selectFrom('scenarios')
+    .select(['id', 'name', 'type', 'difficulty', 'description', 'step_count', 'definition'])
+    .where('deleted_at', 'is', null)
+    .$if(options.except !== undefined, (qb) => qb.where('id', '!=', options.except!))
+    .$if(options.notCompletedBy !== undefined, (qb) =>
+      qb.where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('runs')
+              .select('runs.id')
+              .whereRef('runs.scenario_id', '=', 'scenarios.id')
+              .where('runs.user_id', '=', options.notCompletedBy!)
+              .where('runs.status', '=', 'completed'),
+          ),
+        ),
+      ),
+    )
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
+}
+
+// ---- Training Progress ---------------------------------------------------------------------------------
+
+export interface TrainingProgressFilters {
+  search?: string | undefined;
+}
+
+export interface TrainingProgressRowData {
+  id: string;
+  user_id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+  scenario_id: string;
+  scenario_name: string;
+  step_count: number;
+  score: number;
+  status: Run['status'];
+  started_at: string;
+  finished_at: string | null;
+}
+
+function filteredRuns(db: DbOrTrx, filters: TrainingProgressFilters) {
+  const search = filters.search?.trim();
+  return db
+    .selectFrom('runs')
+    .innerJoin('users', 'users.id', 'runs.user_id')
+    .$if(Boolean(search), (qb) =>
+      qb.where((eb) =>
+        eb.or([
+          containsIgnoringCase(eb.ref('users.email'), search!),
+          containsIgnoringCase(sql`${eb.ref('users.first_name')} || ' ' || ${eb.ref('users.last_name')}`, search!),
+        ]),
+      ),
+    );
+}
+
+// Sort keys as SQL expressions with literals only (no bound parameters), so each can match the expression
+// index of the same text in migration 0050 on both databases.
+const completed = sql.lit('completed');
+/** Score percent order: the unrounded ratio sorts exactly as the rounded percent does; '-' (unknown) first. */
+const SCORE_KEY = sql<number>`case when runs.step_count > 0 then (runs.score * 100.0) / runs.step_count else -1 end`;
+/** '-' (0) < Fail (1) < Pass (2); Pass ⇔ 200·score ≥ 139·steps ⇔ round(percent) ≥ 70 (see PASS_MARK_RATIO). */
+const RESULT_KEY = sql<number>`case when runs.status = ${completed} and runs.step_count > 0 then case when ${sql.lit(PASS_MARK_RATIO.scoreFactor)} * runs.score >= ${sql.lit(PASS_MARK_RATIO.stepFactor)} * runs.step_count then 2 else 1 end else 0 end`;
+/** Completed (0) < Incomplete (1), as the words sort. */
+const STATUS_KEY = sql<number>`case when runs.status = ${completed} then 0 else 1 end`;
+
+const SORT_KEYS: Record<Exclude<TrainingProgressSortColumn, 'started'>, Expression<unknown>> = {
+  user: sql`users.email`,
+  training: sql`runs.scenario_name`,
+  score: SCORE_KEY,
+  result: RESULT_KEY,
+  status: STATUS_KEY,
+};
+
+const ROW_COLUMNS = [
+  'runs.id',
+  'runs.user_id',
+  'users.email',
+  'users.first_name',
+  'users.last_name',
+  'runs.scenario_id',
+  'runs.scenario_name',
+  'runs.step_count',
+  'runs.score',
+  'runs.status',
+  'runs.started_at',
+  'runs.finished_at',
+] as const;
+
+/** Every run has its user (runs.user_id is a cascading foreign key), so without a search no join is needed. */
+async function countRuns(db: DbOrTrx, filters: TrainingProgressFilters): Promise<number> {
+  const query = filters.search?.trim()
+    ? filteredRuns(db, filters).select((eb) => eb.fn.countAll<number>().as('count'))
+    : db.selectFrom('runs').select((eb) => eb.fn.countAll<number>().as('count'));
+  const row = await query.executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export interface TrainingProgressPaging {
+  sort: TrainingProgressSortColumn;
+  dir: SortDirection;
+  page: number;
+  pageSize: number;
+}
+
+/** The query of one page (exported so a test can check its plan walks an index). */
+export function trainingProgressPageQuery(db: DbOrTrx, filters: TrainingProgressFilters, options: TrainingProgressPaging) {
+  const { sort, dir, page, pageSize } = options;
+  let rowsQuery = filteredRuns(db, filters).select(ROW_COLUMNS);
+  if (sort !== 'started') rowsQuery = rowsQuery.orderBy(SORT_KEYS[sort], dir);
+  return rowsQuery
+    .orderBy('runs.started_at', dir)
+    .orderBy('runs.id', dir)
+    .limit(pageSize)
+    .offset((page - 1) * pageSize);
+}
+
+/**
+ * One page of every user's runs. Search, sort and paging all happen in SQL; the order always ends in
+ * (started_at, id) in the same direction, so each sort key with its index is one index walk.
+ */
+export async function listTrainingProgress(
+  db: DbOrTrx,
+  filters: TrainingProgressFilters,
+  options: TrainingProgressPaging,
+): Promise<{ rows: TrainingProgressRowData[]; total: number }> {
+  const [rows, total] = await Promise.all([trainingProgressPageQuery(db, filters, options).execute(), countRuns(db, filters)]);
+  return { rows, total };
+}
+
+/**
+ * Every run matching the filters, newest first, in batches: keyset paging on (started_at, id) keeps each
+ * batch an index walk and memory flat however many runs there are.
+ */
+export async function* trainingProgressBatches(
+  db: DbOrTrx,
+  filters: TrainingProgressFilters,
+  batchSize = 5000,
+): AsyncGenerator<TrainingProgressRowData[]> {
+  let after: { startedAt: string; id: string } | null = null;
+  for (;;) {
+    const cursor: { startedAt: string; id: string } | null = after;
+    const rows: TrainingProgressRowData[] = await filteredRuns(db, filters)
+      .select(ROW_COLUMNS)
+      .$if(cursor !== null, (qb) =>
+        qb.where((eb) => eb(eb.refTuple('runs.started_at', 'runs.id'), '<', eb.tuple(cursor!.startedAt, cursor!.id))),
+      )
+      .orderBy('runs.started_at', 'desc')
+      .orderBy('runs.id', 'desc')
+      .limit(batchSize)
+      .execute();
+    if (rows.length === 0) return;
+    yield rows;
+    if (rows.length < batchSize) return;
+    const last = rows[rows.length - 1]!;
+    after = { startedAt: last.started_at, id: last.id };
+  }
+}
+
+// ---- Skills --------------------------------------------------------------------------------------------
+
+export interface TechniqueTally {
+  technique: string;
+  attempts: number;
+  correct: number;
+}
+
+/** Answers and right answers per technique: one user's, or everyone's when userId is null. */
+export async function tallyTechniques(db: DbOrTrx, userId: string | null): Promise<TechniqueTally[]> {
+  const technique = sql<string>`run_decisions.technique`;
+  const base = db.selectFrom('run_decisions');
+  const query =
+    userId === null
+      ? base
+      : base.innerJoin('runs', 'runs.id', 'run_decisions.run_id').where('runs.user_id', '=', userId);
+  const rows = await query
+    .select((eb) => [
+      technique.as('technique'),
+      eb.fn.countAll<number>().as('attempts'),
+      eb.fn.sum<number>(sql`run_decisions.correct`).as('correct'),
+    ])
+    .where(sql<SqlBool>`run_decisions.technique is not null`)
+    .groupBy(technique)
+    .execute();
+  return rows.map((row) => ({ technique: row.technique, attempts: Number(row.attempts), correct: Number(row.correct ?? 0) }));
+}

@@ -1,0 +1,248 @@
+import {
+  DEFAULT_DIFFICULTY,
+  isRunCompleted,
+  MAX_DIFFICULTY,
+  MIN_DIFFICULTY,
+  runResult,
+  runScorePercent,
+  type ProgressDecision,
+  type ProgressRun,
+  type ProgressSummary,
+  type RecommendedScenario,
+  type RunResult,
+  type ScenarioDefinition,
+  type TechniqueRef,
+  type UserProgress,
+} from '@tradecraft/shared';
+import { findTechnique } from '@tradecraft/shared/attack';
+import type { Db } from '../../db/database';
+import type { Run, User } from '../../db/schema';
+import { forbidden, notFound } from '../../errors';
+import { findUserByEmail } from '../users/users.repository';
+import {
+  findDifficultySetting,
+  findRun,
+  listCatalogue,
+  listDecisionsOfUser,
+  listRunsOfUser,
+  type CatalogueRow,
+  type DecisionRow,
+} from './progress.repository';
+
+export const PROGRESS_MESSAGES = {
+  ownProgressOnly: 'You can only see your own progress.',
+  noSuchUser: 'No user has that email.',
+  runNotFound: 'Simulation run not found.',
+  ownSkillsOnly: 'You can only see your own skill map.',
+} as const;
+
+/** The most scenarios the dashboard recommends. */
+export const MAX_RECOMMENDATIONS = 3;
+
+const isAdmin = (user: User) => user.role === 'admin';
+
+/** "Phishing: Spearphishing Attachment" for T1566.001; the id itself when the dataset does not know it. */
+export function techniqueRef(id: string): TechniqueRef {
+  const technique = findTechnique(id);
+  if (!technique) return { id, name: id };
+  const parent = technique.subtechnique_of ? findTechnique(technique.subtechnique_of) : undefined;
+  return { id: technique.id, name: parent ? `${parent.name}: ${technique.name}` : technique.name };
+}
+
+/** The id a step's or decision's technique is counted under (the dataset's spelling). */
+export function techniqueKey(id: string | null | undefined): string | null {
+  const trimmed = id?.trim();
+  if (!trimmed) return null;
+  return findTechnique(trimmed)?.id ?? trimmed.toUpperCase();
+}
+
+/** The platform difficulty saved by the Difficulty Adjuster (a JSON number), or the default 3. */
+export function difficultyFromSetting(value: string | undefined): number {
+  let parsed: unknown;
+  try {
+    parsed = value === undefined ? undefined : JSON.parse(value);
+  } catch {
+    parsed = undefined;
+  }
+  return typeof parsed === 'number' && Number.isInteger(parsed) && parsed >= MIN_DIFFICULTY && parsed <= MAX_DIFFICULTY
+    ? parsed
+    : DEFAULT_DIFFICULTY;
+}
+
+/** The figures of a run row, decided by the shared progress rules (the same ones every screen uses). */
+export function runFigures(run: Pick<Run, 'scenario_id' | 'scenario_name' | 'step_count' | 'score' | 'status' | 'started_at' | 'finished_at'>) {
+  const completed = isRunCompleted(run.status);
+  const scorePercent = runScorePercent(run.score, run.step_count);
+  const result: RunResult = runResult({ completed, scorePercent });
+  return {
+    scenarioId: run.scenario_id,
+    scenarioName: run.scenario_name.trim() || run.scenario_id,
+    stepCount: run.step_count,
+    score: run.score,
+    scorePercent,
+    result,
+    status: run.status,
+    completed,
+    startedAt: run.started_at,
+    finishedAt: run.finished_at,
+  };
+}
+
+export function durationSeconds(run: Pick<Run, 'started_at' | 'finished_at'>): number | null {
+  if (!run.finished_at) return null;
+  return Math.max(0, Math.round((Date.parse(run.finished_at) - Date.parse(run.started_at)) / 1000));
+}
+
+export function toProgressDecision(row: DecisionRow): ProgressDecision {
+  const technique = techniqueKey(row.technique);
+  return {
+    seq: row.seq,
+    stepId: row.step_id,
+    decision: row.decision,
+    feedback: row.feedback,
+    correct: row.correct === 1,
+    technique: technique ? techniqueRef(technique) : null,
+    timeMs: row.time_ms,
+    at: row.at,
+  };
+}
+
+/** The techniques a scenario's steps practise (dataset ids), or none when its definition cannot be read. */
+export function scenarioTechniques(definitionJson: string): Set<string> {
+  try {
+    const definition = JSON.parse(definitionJson) as Pick<ScenarioDefinition, 'steps'>;
+    const ids = (definition.steps ?? []).map((step) => techniqueKey(step.mitre_attack)).filter((id): id is string => id !== null);
+    return new Set(ids);
+  } catch {
+    return new Set();
+  }
+}
+
+export interface RankedScenario {
+  scenario: CatalogueRow;
+  practises: TechniqueRef[];
+}
+
+/**
+ * Scenarios ranked for practice: first those covering the most missed answers (weighted by how often each
+ * technique was missed), then those nearest the platform difficulty, then by name.
+ */
+export function rankScenarios(
+  catalogue: CatalogueRow[],
+  missed: Map<string, number>,
+  platformDifficulty: number,
+  options: { onlyCovering: boolean; limit: number },
+): RankedScenario[] {
+  const ranked = catalogue.map((scenario) => {
+    const covered = [...scenarioTechniques(scenario.definition)].filter((id) => missed.has(id));
+    covered.sort((a, b) => (missed.get(b) ?? 0) - (missed.get(a) ?? 0) || a.localeCompare(b));
+    const weight = covered.reduce((sum, id) => sum + (missed.get(id) ?? 0), 0);
+    return { scenario, covered, weight, gap: Math.abs(scenario.difficulty - platformDifficulty) };
+  });
+  return ranked
+    .filter((entry) => !options.onlyCovering || entry.covered.length > 0)
+    .sort((a, b) => b.weight - a.weight || a.gap - b.gap || a.scenario.name.localeCompare(b.scenario.name) || a.scenario.id.localeCompare(b.scenario.id))
+    .slice(0, options.limit)
+    .map((entry) => ({ scenario: entry.scenario, practises: entry.covered.map(techniqueRef) }));
+}
+
+/** Wrong answers per technique. */
+export function missedTechniques(decisions: Iterable<Pick<DecisionRow, 'technique' | 'correct'>>): Map<string, number> {
+  const missed = new Map<string, number>();
+  for (const decision of decisions) {
+    const technique = techniqueKey(decision.technique);
+    if (technique && decision.correct !== 1) missed.set(technique, (missed.get(technique) ?? 0) + 1);
+  }
+  return missed;
+}
+
+function summarise(runs: ProgressRun[]): ProgressSummary {
+  const completed = runs.filter((run) => run.completed);
+  const judged = completed.filter((run) => run.result !== '-');
+  const passed = judged.filter((run) => run.result === 'Pass').length;
+  const percents = completed.map((run) => run.scorePercent).filter((percent): percent is number => percent !== null);
+  return {
+    runsTotal: runs.length,
+    runsCompleted: completed.length,
+    runsPassed: passed,
+    passRatePercent: judged.length > 0 ? Math.round((passed * 100) / judged.length) : null,
+    averageScorePercent: percents.length > 0 ? Math.round(percents.reduce((sum, percent) => sum + percent, 0) / percents.length) : null,
+  };
+}
+
+function recommendationReason(practises: TechniqueRef[], difficulty: number, platformDifficulty: number): string {
+  if (practises.length > 0) {
+    const named = practises.slice(0, 2).map((technique) => `${technique.id} ${technique.name}`);
+    const more = practises.length > 2 ? ` and ${practises.length - 2} more` : '';
+    return `Practises ${named.join(', ')}${more}, which you answered wrongly before.`;
+  }
+  if (difficulty === platformDifficulty) return 'Matches the difficulty your administrator set for the platform.';
+  return 'You have not completed this scenario yet.';
+}
+
+/**
+ * Everything the Progress Dashboard draws, for one user, in a fixed number of queries however many runs
+ * and scenarios there are: the runs, every run's decisions (one query), the library, the difficulty.
+ */
+export async function userProgress(db: Db, viewer: User, email: string): Promise<UserProgress> {
+  const wanted = email.trim().toLowerCase();
+  if (!isAdmin(viewer) && viewer.email !== wanted) throw forbidden(PROGRESS_MESSAGES.ownProgressOnly);
+  const user = viewer.email === wanted ? viewer : await findUserByEmail(db, wanted);
+  if (!user) throw notFound(PROGRESS_MESSAGES.noSuchUser);
+
+  const [runRows, decisionRows, catalogue, difficultySetting] = await Promise.all([
+    listRunsOfUser(db, user.id),
+    listDecisionsOfUser(db, user.id),
+    listCatalogue(db, { notCompletedBy: user.id }),
+    findDifficultySetting(db),
+  ]);
+  const platformDifficulty = difficultyFromSetting(difficultySetting);
+
+  const timelines = new Map<string, ProgressDecision[]>();
+  for (const row of decisionRows) {
+    const timeline = timelines.get(row.run_id) ?? [];
+    timeline.push(toProgressDecision(row));
+    timelines.set(row.run_id, timeline);
+  }
+
+  const runs: ProgressRun[] = runRows.map((row) => {
+    const scenarioAvailable = row.scenario_row_id !== null && row.scenario_deleted_at === null;
+    return {
+      id: row.id,
+      ...runFigures(row),
+      durationSeconds: durationSeconds(row),
+      scenarioAvailable,
+      resumable: row.status === 'in_progress' && scenarioAvailable,
+      timeline: timelines.get(row.id) ?? [],
+    };
+  });
+
+  const recommendations: RecommendedScenario[] = rankScenarios(catalogue, missedTechniques(decisionRows), platformDifficulty, {
+    onlyCovering: false,
+    limit: MAX_RECOMMENDATIONS,
+  }).map(({ scenario, practises }) => ({
+    id: scenario.id,
+    name: scenario.name,
+    type: scenario.type,
+    difficulty: scenario.difficulty,
+    description: scenario.description,
+    stepCount: scenario.step_count,
+    reason: recommendationReason(practises, scenario.difficulty, platformDifficulty),
+    practises,
+  }));
+
+  return {
+    user: { id: user.id, email: user.email, firstName: user.first_name, lastName: user.last_name },
+    platformDifficulty,
+    summary: summarise(runs),
+    runs,
+    recommendations,
+  };
+}
+
+/** A run the viewer may read: their own, or anyone's for an admin; 404 for everyone else (no hint it exists). */
+export async function readableRun(db: Db, viewer: User, runId: string): Promise<Run> {
+  const run = await findRun(db, runId);
+  if (!run || (run.user_id !== viewer.id && !isAdmin(viewer))) throw notFound(PROGRESS_MESSAGES.runNotFound);
+  return run;
+}

@@ -1,0 +1,134 @@
+import { runStatusLabel, type ReportTechnique, type RunReport, type RunTimeline, type ScenarioDefinition } from '@tradecraft/shared';
+import { findTechnique } from '@tradecraft/shared/attack';
+import { nowIso } from '../../clock';
+import type { Db } from '../../db/database';
+import type { User } from '../../db/schema';
+import { notFound } from '../../errors';
+import { findUserById } from '../users/users.repository';
+import {
+  difficultyFromSetting,
+  durationSeconds,
+  missedTechniques,
+  PROGRESS_MESSAGES,
+  rankScenarios,
+  readableRun,
+  runFigures,
+  techniqueKey,
+  techniqueRef,
+  toProgressDecision,
+} from './progress.service';
+import { findDifficultySetting, findScenarioRow, listCatalogue, listDecisionsOfRun } from './progress.repository';
+
+/** How many scenarios the report suggests practising next. */
+export const MAX_PRACTICE_SCENARIOS = 3;
+
+export const REPORT_NOTES = {
+  missing: 'This scenario is no longer in the library, so its sources and the correct answers are unknown.',
+  deleted: 'This scenario has since been deleted from the library; its details below are from its last saved version.',
+  unreadable: 'The scenario could not be read, so its sources and the correct answers are unknown.',
+  changedSteps: 'Some steps have changed since this run; where a step is gone its correct answer is unknown.',
+} as const;
+
+/** GET /api/progress/timeline/:runId: the run's decisions in order (owner or admin). */
+export async function runTimeline(db: Db, viewer: User, runId: string): Promise<RunTimeline> {
+  const run = await readableRun(db, viewer, runId);
+  const decisions = await listDecisionsOfRun(db, run.id);
+  return { runId: run.id, timeline: decisions.map(toProgressDecision) };
+}
+
+function parseDefinition(json: string): ScenarioDefinition | null {
+  try {
+    const definition = JSON.parse(json) as ScenarioDefinition;
+    return Array.isArray(definition.steps) ? definition : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The after-action report: the scenario and its sources, result and score, duration, every decision with
+ * the right answer from the scenario's definition, the techniques met and what to practise next.
+ */
+export async function runReport(db: Db, viewer: User, runId: string): Promise<RunReport> {
+  const run = await readableRun(db, viewer, runId);
+  const [decisionRows, scenarioRow, trainee, catalogue, difficultySetting] = await Promise.all([
+    listDecisionsOfRun(db, run.id),
+    findScenarioRow(db, run.scenario_id),
+    run.user_id === viewer.id ? Promise.resolve(viewer) : findUserById(db, run.user_id),
+    listCatalogue(db, { except: run.scenario_id }),
+    findDifficultySetting(db),
+  ]);
+
+  const definition = scenarioRow ? parseDefinition(scenarioRow.definition) : null;
+  const stepById = new Map((definition?.steps ?? []).map((step) => [step.id, step]));
+
+  const decisions = decisionRows.map((row) => {
+    const step = stepById.get(row.step_id);
+    return {
+      ...toProgressDecision(row),
+      stepTitle: step?.title ?? null,
+      optionIndex: row.option_index,
+      correctAnswer: step ? (step.options[step.correct_option]?.text ?? null) : null,
+    };
+  });
+
+  const notes: string[] = [];
+  if (!scenarioRow) notes.push(REPORT_NOTES.missing);
+  else if (!definition) notes.push(REPORT_NOTES.unreadable);
+  else if (scenarioRow.deleted_at !== null) notes.push(REPORT_NOTES.deleted);
+  if (definition && decisionRows.some((row) => !stepById.has(row.step_id))) notes.push(REPORT_NOTES.changedSteps);
+
+  const tally = new Map<string, { right: number; wrong: number }>();
+  for (const row of decisionRows) {
+    const id = techniqueKey(row.technique);
+    if (!id) continue;
+    const counts = tally.get(id) ?? { right: 0, wrong: 0 };
+    if (row.correct === 1) counts.right += 1;
+    else counts.wrong += 1;
+    tally.set(id, counts);
+  }
+  const techniques: ReportTechnique[] = [...tally.entries()]
+    .map(([id, counts]) => ({ ...techniqueRef(id), url: findTechnique(id)?.url ?? null, ...counts }))
+    .sort((a, b) => b.wrong - a.wrong || a.id.localeCompare(b.id));
+
+  const practiseNext = rankScenarios(catalogue, missedTechniques(decisionRows), difficultyFromSetting(difficultySetting), {
+    onlyCovering: true,
+    limit: MAX_PRACTICE_SCENARIOS,
+  }).map(({ scenario, practises }) => ({
+    id: scenario.id,
+    name: scenario.name,
+    type: scenario.type,
+    difficulty: scenario.difficulty,
+    practises,
+  }));
+
+  const figures = runFigures(run);
+  const correctCount = decisionRows.filter((row) => row.correct === 1).length;
+  // Deleting a user deletes their runs (ON DELETE CASCADE), so a run without its owner cannot be read.
+  if (!trainee) throw notFound(PROGRESS_MESSAGES.runNotFound);
+  const owner = trainee;
+  return {
+    run: {
+      id: run.id,
+      ...figures,
+      statusLabel: runStatusLabel(figures.completed),
+      durationSeconds: durationSeconds(run),
+      correctCount,
+      incorrectCount: decisionRows.length - correctCount,
+    },
+    trainee: { id: owner.id, email: owner.email, firstName: owner.first_name, lastName: owner.last_name },
+    scenario: {
+      known: definition !== null,
+      deleted: scenarioRow === undefined || scenarioRow.deleted_at !== null,
+      type: scenarioRow?.type ?? null,
+      difficulty: scenarioRow?.difficulty ?? null,
+      description: definition?.description ?? scenarioRow?.description ?? null,
+      sources: (definition?.sources ?? []).map((source) => ({ title: source.title, url: source.url })),
+      note: notes.length > 0 ? notes.join(' ') : null,
+    },
+    decisions,
+    techniques,
+    practiseNext,
+    generatedAt: nowIso(),
+  };
+}

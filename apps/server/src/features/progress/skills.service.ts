@@ -1,0 +1,104 @@
+import {
+  buildNavigatorLayer,
+  sharePercent,
+  skillComment,
+  type NavigatorLayer,
+  type Skills,
+  type TechniqueSkill,
+} from '@tradecraft/shared';
+import { ATTACK_VERSION, findTechnique, tactics, techniqueLabel } from '@tradecraft/shared/attack';
+import { nowIso } from '../../clock';
+import type { Db } from '../../db/database';
+import type { User } from '../../db/schema';
+import { forbidden, notFound } from '../../errors';
+import { findUserById } from '../users/users.repository';
+import { PROGRESS_MESSAGES, techniqueKey, techniqueRef } from './progress.service';
+import { tallyTechniques } from './progress.repository';
+
+const TACTIC_ORDER = new Map(tactics.map((tactic, index) => [tactic.shortname, index]));
+
+export interface SkillsScopeQuery {
+  userId?: string | undefined;
+  all: boolean;
+}
+
+/** Whose skills: the caller's own by default; admins may name anyone, or everyone together. */
+async function resolveScope(db: Db, viewer: User, query: SkillsScopeQuery): Promise<User | null> {
+  const admin = viewer.role === 'admin';
+  if (query.all) {
+    if (!admin) throw forbidden(PROGRESS_MESSAGES.ownSkillsOnly);
+    return null;
+  }
+  if (!query.userId || query.userId === viewer.id) return viewer;
+  if (!admin) throw forbidden(PROGRESS_MESSAGES.ownSkillsOnly);
+  const user = await findUserById(db, query.userId);
+  if (!user) throw notFound('No such user.');
+  return user;
+}
+
+/** GET /api/progress/skills: answers and right answers per ATT&CK technique met. */
+export async function skills(db: Db, viewer: User, query: SkillsScopeQuery): Promise<Skills> {
+  const user = await resolveScope(db, viewer, query);
+  const tallies = await tallyTechniques(db, user?.id ?? null);
+
+  // Old rows may spell an id differently (lower case); count them under the dataset's id.
+  const merged = new Map<string, { attempts: number; correct: number }>();
+  for (const tally of tallies) {
+    const id = techniqueKey(tally.technique);
+    if (!id) continue;
+    const current = merged.get(id) ?? { attempts: 0, correct: 0 };
+    merged.set(id, { attempts: current.attempts + tally.attempts, correct: current.correct + tally.correct });
+  }
+
+  const techniques: TechniqueSkill[] = [...merged.entries()]
+    .map(([id, counts]) => {
+      const known = findTechnique(id);
+      return {
+        ...techniqueRef(id),
+        label: techniqueLabel(id),
+        tactics: [...(known?.tactics ?? [])].sort((a, b) => (TACTIC_ORDER.get(a) ?? 99) - (TACTIC_ORDER.get(b) ?? 99)),
+        subtechniqueOf: known?.subtechnique_of ?? null,
+        url: known?.url ?? null,
+        attempts: counts.attempts,
+        correct: counts.correct,
+        sharePercent: sharePercent(counts.correct, counts.attempts) ?? 0,
+      };
+    })
+    .sort((a, b) => a.id.localeCompare(b.id));
+
+  return {
+    scope: {
+      kind: user ? 'user' : 'all',
+      user: user ? { id: user.id, email: user.email, firstName: user.first_name, lastName: user.last_name } : null,
+    },
+    attackVersion: ATTACK_VERSION,
+    techniques,
+    totals: {
+      attempts: techniques.reduce((sum, technique) => sum + technique.attempts, 0),
+      correct: techniques.reduce((sum, technique) => sum + technique.correct, 0),
+      techniques: techniques.length,
+    },
+  };
+}
+
+/** The same skills as an ATT&CK Navigator layer (format 4.5). */
+export async function skillsLayer(db: Db, viewer: User, query: SkillsScopeQuery): Promise<NavigatorLayer> {
+  const data = await skills(db, viewer, query);
+  const who = data.scope.user ? `${`${data.scope.user.firstName} ${data.scope.user.lastName}`.trim()} (${data.scope.user.email})` : 'all trainees';
+  return buildNavigatorLayer({
+    name: `Tradecraft skills: ${who}`,
+    description: `Share of Tradecraft answers that were correct per ATT&CK technique, for ${who}. Score = percent correct.`,
+    attackVersion: data.attackVersion,
+    techniques: data.techniques.map((technique) => ({
+      id: technique.id,
+      attempts: technique.attempts,
+      correct: technique.correct,
+      subtechniqueOf: technique.subtechniqueOf,
+    })),
+    metadata: [
+      { name: 'Trainee', value: data.scope.user?.email ?? 'Everyone' },
+      { name: 'Answers', value: skillComment(data.totals.correct, data.totals.attempts) },
+      { name: 'Generated', value: nowIso() },
+    ],
+  });
+}

@@ -1,0 +1,84 @@
+import { Readable } from 'node:stream';
+import {
+  formatScorePercent,
+  neutraliseSpreadsheetCell,
+  runStatusLabel,
+  TRAINING_PROGRESS_CSV_COLUMNS,
+  TRAINING_PROGRESS_CSV_FILENAME,
+  type TrainingProgressPage,
+  type TrainingProgressRow,
+  type trainingProgressFilterSchema,
+  type trainingProgressQuerySchema,
+} from '@tradecraft/shared';
+import Papa from 'papaparse';
+import type { z } from 'zod';
+import type { Db } from '../../db/database';
+import type { User } from '../../db/schema';
+import { recordAudit } from '../audit/audit.service';
+import { runFigures } from './progress.service';
+import { listTrainingProgress, trainingProgressBatches, type TrainingProgressRowData } from './progress.repository';
+
+type FilterQuery = z.output<typeof trainingProgressFilterSchema>;
+
+function fullName(row: Pick<TrainingProgressRowData, 'first_name' | 'last_name'>): string {
+  return `${row.first_name} ${row.last_name}`.trim();
+}
+
+function toRow(row: TrainingProgressRowData): TrainingProgressRow {
+  return {
+    runId: row.id,
+    userId: row.user_id,
+    userEmail: row.email,
+    userName: fullName(row),
+    ...runFigures(row),
+  };
+}
+
+/** GET /api/progress/all: one page of every user's runs, searched, sorted and paged in SQL. */
+export async function trainingProgressPage(db: Db, query: z.output<typeof trainingProgressQuerySchema>): Promise<TrainingProgressPage> {
+  const { rows, total } = await listTrainingProgress(db, { search: query.search }, query);
+  return { items: rows.map(toRow), total, page: query.page, pageSize: query.pageSize };
+}
+
+/**
+ * One CSV line. The text people typed (email, name, scenario name) goes through the formula neutraliser;
+ * the figures are the product's own ('-' for unknown stays '-').
+ */
+export function csvCells(row: TrainingProgressRow): string[] {
+  return [
+    neutraliseSpreadsheetCell(row.userEmail),
+    neutraliseSpreadsheetCell(row.userName),
+    neutraliseSpreadsheetCell(row.scenarioName),
+    String(row.score),
+    String(row.stepCount),
+    formatScorePercent(row.scorePercent),
+    row.result,
+    runStatusLabel(row.completed),
+    row.startedAt,
+    row.finishedAt ?? '',
+    row.runId,
+  ];
+}
+
+/**
+ * training_progress.csv of every run matching the search, newest first, streamed batch by batch so memory
+ * stays flat however many runs there are. The export is audited.
+ */
+export async function trainingProgressCsv(db: Db, admin: User, query: FilterQuery): Promise<Readable> {
+  await db.transaction().execute((trx) =>
+    recordAudit(trx, {
+      actor: admin.email,
+      action: 'export training progress',
+      details: `Downloaded ${TRAINING_PROGRESS_CSV_FILENAME} (${query.search ? `user contains "${query.search}"` : 'all runs'})`,
+      screen: 'Training Progress',
+    }),
+  );
+  const filters = { search: query.search };
+  async function* chunks(): AsyncGenerator<string> {
+    yield `${Papa.unparse([[...TRAINING_PROGRESS_CSV_COLUMNS]])}\r\n`;
+    for await (const batch of trainingProgressBatches(db, filters)) {
+      yield `${Papa.unparse(batch.map((row) => csvCells(toRow(row))))}\r\n`;
+    }
+  }
+  return Readable.from(chunks());
+}

@@ -1,0 +1,293 @@
+import { randomUUID } from 'node:crypto';
+import { USER_EDIT_MESSAGES, type ManagedUser, type UsersPage } from '@tradecraft/shared';
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/helper';
+import { nowIso } from '../../clock';
+import { updateUser } from './users.service';
+
+let t: TestApp;
+let admin: Awaited<ReturnType<TestApp['userWithSession']>>;
+
+beforeEach(async () => {
+  t = await createTestApp();
+  admin = await t.userWithSession('admin', { email: 'boss@example.com', first_name: 'Ada', last_name: 'Admin' });
+});
+afterEach(() => t.close());
+
+const auditRows = () => t.db.selectFrom('audit_log').selectAll().orderBy('id').execute();
+const userRow = (id: string) => t.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
+describe('pending approvals', () => {
+  it('approves a pending user as admin, audits it, and the user leaves the pending list', async () => {
+    const pending = await t.createUser({ role: 'pending', email: 'new@example.com' });
+    const approved = await t.request({
+      method: 'POST',
+      url: `/api/users/${pending.id}/approve`,
+      body: { role: 'admin' },
+      cookie: admin.cookie,
+    });
+    expect(approved.statusCode).toBe(200);
+    expect(approved.json().user.role).toBe('admin');
+    const list = await t.request({ method: 'GET', url: '/api/users/pending', cookie: admin.cookie });
+    expect(list.json().users).toEqual([]);
+    const [entry] = await auditRows();
+    expect(entry).toMatchObject({ actor: 'boss@example.com', action: 'approve user', screen: 'Pending Approvals' });
+    expect(entry!.details).toContain('new@example.com as admin');
+  });
+
+  it('rejects (deletes) a pending user once; a second reject answers 404', async () => {
+    const pending = await t.createUser({ role: 'pending' });
+    const first = await t.request({ method: 'DELETE', url: `/api/users/${pending.id}`, cookie: admin.cookie });
+    expect(first.statusCode).toBe(200);
+    expect(await t.db.selectFrom('users').select('id').where('id', '=', pending.id).executeTakeFirst()).toBeUndefined();
+    const second = await t.request({ method: 'DELETE', url: `/api/users/${pending.id}`, cookie: admin.cookie });
+    expect(second.statusCode).toBe(404);
+    expect((await auditRows()).map((row) => row.action)).toEqual(['reject user']);
+  });
+
+  it('refuses to reject an approved account (reject is only for registrations)', async () => {
+    const student = await t.createUser({ role: 'student' });
+    const response = await t.request({ method: 'DELETE', url: `/api/users/${student.id}`, cookie: admin.cookie });
+    expect(response.statusCode).toBe(409);
+    expect(await userRow(student.id)).toBeTruthy();
+  });
+
+  it('lets no student approve, list or reject', async () => {
+    const student = await t.userWithSession('student');
+    const pending = await t.createUser({ role: 'pending' });
+    for (const [method, url] of [
+      ['GET', '/api/users/pending'],
+      ['POST', `/api/users/${pending.id}/approve`],
+      ['DELETE', `/api/users/${pending.id}`],
+      ['GET', '/api/users'],
+      ['GET', '/api/users/stats'],
+      ['GET', '/api/users/dashboard-stats'],
+      ['PATCH', `/api/users/${pending.id}`],
+    ] as const) {
+      const body = method === 'POST' ? { role: 'student' } : method === 'PATCH' ? { role: 'admin' } : undefined;
+      const response = await t.request({ method, url, body, cookie: student.cookie });
+      expect(response.statusCode, `${method} ${url}`).toBe(403);
+    }
+    expect((await userRow(pending.id)).role).toBe('pending');
+  });
+});
+
+describe('GET /api/users', () => {
+  const list = async (query: string) => {
+    const response = await t.request({ method: 'GET', url: `/api/users?${query}`, cookie: admin.cookie });
+    expect(response.statusCode).toBe(200);
+    return response.json() as UsersPage;
+  };
+  const emails = (page: UsersPage) => page.items.map((user: ManagedUser) => user.email);
+
+  beforeEach(async () => {
+    await t.createUser({ email: 'carol@example.com', first_name: 'Carol', last_name: 'Zhu', designation: 'SOC Lead' });
+    await t.createUser({ email: 'bob@example.com', first_name: 'bob', last_name: 'Young', designation: 'Hunter', disabled: 1 });
+    await t.createUser({ email: 'dan@example.com', first_name: 'Dan', last_name: 'Xu', designation: '100%_sure', role: 'admin' });
+    await t.createUser({ email: 'pat@example.com', first_name: 'Pat', last_name: 'Pending', role: 'pending' });
+  });
+
+  it('lists approved accounts only, sorted by name case-insensitively', async () => {
+    const page = await list('');
+    expect(emails(page)).toEqual(['boss@example.com', 'bob@example.com', 'carol@example.com', 'dan@example.com']);
+    expect(page.total).toBe(4);
+    expect(page.items[1]).toMatchObject({ firstName: 'bob', lastName: 'Young', role: 'student', disabled: true, designation: 'Hunter' });
+  });
+
+  it('searches name, email and designation case-insensitively, with % and _ taken literally', async () => {
+    expect(emails(await list('search=CAROL%20zhu'))).toEqual(['carol@example.com']);
+    expect(emails(await list('search=soc%20LEAD'))).toEqual(['carol@example.com']);
+    expect(emails(await list('search=BOB@'))).toEqual(['bob@example.com']);
+    expect(emails(await list(`search=${encodeURIComponent('0%_')}`))).toEqual(['dan@example.com']);
+    expect(emails(await list(`search=${encodeURIComponent('%')}`))).toEqual(['dan@example.com']);
+  });
+
+  it('filters by role and status, and lists registrations only when asked', async () => {
+    expect(emails(await list('role=admin'))).toEqual(['boss@example.com', 'dan@example.com']);
+    expect(emails(await list('status=disabled'))).toEqual(['bob@example.com']);
+    expect(emails(await list('role=pending'))).toEqual(['pat@example.com']);
+  });
+
+  it('sorts by each column both ways and pages in SQL', async () => {
+    expect(emails(await list('sort=email&dir=desc'))).toEqual([
+      'dan@example.com',
+      'carol@example.com',
+      'boss@example.com',
+      'bob@example.com',
+    ]);
+    expect(emails(await list('sort=status&dir=desc'))[0]).toBe('bob@example.com');
+    expect(emails(await list('sort=role&dir=asc')).slice(0, 2).sort()).toEqual(['boss@example.com', 'dan@example.com']);
+    expect(emails(await list('sort=designation&dir=asc'))[0]).toBe('dan@example.com');
+    const second = await list('sort=email&dir=asc&page=2&pageSize=3');
+    expect(emails(second)).toEqual(['dan@example.com']);
+    expect(second).toMatchObject({ total: 4, page: 2, pageSize: 3 });
+  });
+
+  it('answers the card counts in one call', async () => {
+    const response = await t.request({ method: 'GET', url: '/api/users/stats', cookie: admin.cookie });
+    expect(response.json()).toEqual({ total: 4, active: 3, disabled: 1, pending: 1 });
+  });
+
+  it('refuses an unknown sort column with a readable 400', async () => {
+    const response = await t.request({ method: 'GET', url: '/api/users?sort=password_hash', cookie: admin.cookie });
+    expect(response.statusCode).toBe(400);
+  });
+});
+
+describe('PATCH /api/users/:id', () => {
+  const patch = (id: string, body: unknown, cookie = admin.cookie) =>
+    t.request({ method: 'PATCH', url: `/api/users/${id}`, body, cookie });
+
+  it('edits names, designation and role, and audits exactly what changed', async () => {
+    const student = await t.createUser({ email: 'sam@example.com', first_name: 'Sam', designation: 'Analyst' });
+    const response = await patch(student.id, { firstName: 'Samuel', designation: 'Analyst', role: 'admin' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().user).toMatchObject({ firstName: 'Samuel', role: 'admin', designation: 'Analyst' });
+    const [entry] = await auditRows();
+    expect(entry).toMatchObject({ actor: 'boss@example.com', action: 'edit user', screen: 'Manage Users' });
+    expect(entry!.details).toBe('Edited sam@example.com: first name: "Sam" → "Samuel"; role: student → admin');
+  });
+
+  it('disabling ends the user\'s sessions; enabling clears the failed sign-in count', async () => {
+    const student = await t.userWithSession('student');
+    const disabled = await patch(student.user.id, { disabled: true });
+    expect(disabled.statusCode).toBe(200);
+    expect((await auditRows())[0]!.details).toContain('disabled: no → yes');
+    const me = await t.request({ method: 'GET', url: '/api/auth/me', cookie: student.cookie });
+    expect(me.json().user).toBeNull();
+    expect(await t.db.selectFrom('sessions').select('id').where('user_id', '=', student.user.id).execute()).toEqual([]);
+
+    await t.db.updateTable('users').set({ failed_attempts: 3 }).where('id', '=', student.user.id).execute();
+    const enabled = await patch(student.user.id, { disabled: false });
+    expect(enabled.json().user.disabled).toBe(false);
+    expect((await userRow(student.user.id)).failed_attempts).toBe(0);
+    await expect(t.signIn(student.user.email)).resolves.toBeTruthy();
+  });
+
+  it('refuses an admin disabling or demoting themself, and changes nothing', async () => {
+    const disable = await patch(admin.user.id, { disabled: true });
+    expect(disable.statusCode).toBe(409);
+    expect(disable.json().error).toBe(USER_EDIT_MESSAGES.selfDisable);
+    const demote = await patch(admin.user.id, { role: 'student' });
+    expect(demote.statusCode).toBe(409);
+    expect(demote.json().error).toBe(USER_EDIT_MESSAGES.selfDemote);
+    expect((await userRow(admin.user.id)).role).toBe('admin');
+    expect(await auditRows()).toEqual([]);
+    // Their own name is theirs to fix.
+    expect((await patch(admin.user.id, { lastName: 'Lovelace' })).statusCode).toBe(200);
+  });
+
+  it('keeps the last active admin: two admins demoting each other at once leave one admin', async () => {
+    // Straight at the service, so both edits are surely in flight together (the API's access check would
+    // otherwise sometimes refuse the second admin first).
+    const other = await t.createUser({ role: 'admin' });
+    const results = await Promise.allSettled([
+      updateUser(t.db, admin.user, other.id, { role: 'student' }),
+      updateUser(t.db, other, admin.user.id, { disabled: true }),
+    ]);
+    expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const refused = results.find((result) => result.status === 'rejected') as PromiseRejectedResult;
+    expect(refused.reason).toMatchObject({ statusCode: 409, message: USER_EDIT_MESSAGES.lastAdmin });
+    const activeAdmins = await t.db
+      .selectFrom('users')
+      .select('id')
+      .where('role', '=', 'admin')
+      .where('disabled', '=', 0)
+      .execute();
+    expect(activeAdmins).toHaveLength(1);
+    expect(await auditRows()).toHaveLength(1);
+  });
+
+  it('refuses a demoted admin\'s second edit through the API even when both requests race', async () => {
+    const other = await t.userWithSession('admin');
+    const [first, second] = await Promise.all([
+      patch(other.user.id, { role: 'student' }, admin.cookie),
+      patch(admin.user.id, { disabled: true }, other.cookie),
+    ]);
+    expect([first.statusCode, second.statusCode].filter((status) => status === 200)).toHaveLength(1);
+    expect([403, 409]).toContain(first.statusCode === 200 ? second.statusCode : first.statusCode);
+    const activeAdmins = await t.db.selectFrom('users').select('id').where('role', '=', 'admin').where('disabled', '=', 0).execute();
+    expect(activeAdmins).toHaveLength(1);
+  });
+
+  it('lets an admin demote or disable another admin while one stays active', async () => {
+    const other = await t.createUser({ role: 'admin' });
+    const response = await patch(other.id, { role: 'student', disabled: true });
+    expect(response.statusCode).toBe(200);
+    expect((await auditRows())[0]!.details).toContain('role: admin → student; disabled: no → yes');
+  });
+
+  it('refuses pending users, unknown ids, empty and invalid bodies', async () => {
+    const pending = await t.createUser({ role: 'pending' });
+    const pendingEdit = await patch(pending.id, { role: 'student' });
+    expect(pendingEdit.statusCode).toBe(409);
+    expect(pendingEdit.json().error).toBe(USER_EDIT_MESSAGES.stillPending);
+    expect((await patch('no-such-user', { firstName: 'X' })).statusCode).toBe(404);
+    const empty = await patch(pending.id, {});
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().error).toBe('Nothing to change.');
+    expect((await patch(pending.id, { role: 'pending' })).statusCode).toBe(400);
+    expect((await patch(pending.id, { firstName: '' })).statusCode).toBe(400);
+    expect((await patch(pending.id, { email: 'x@example.com' })).statusCode).toBe(400);
+  });
+
+  it('writes the change and its audit entry in one transaction: when the audit write fails, nothing changes', async () => {
+    const student = await t.createUser({ role: 'student' });
+    await sql`drop table audit_log`.execute(t.db);
+    const response = await patch(student.id, { role: 'admin', firstName: 'Changed' });
+    expect(response.statusCode).toBe(500);
+    const after = await userRow(student.id);
+    expect(after.role).toBe('student');
+    expect(after.first_name).toBe(student.first_name);
+  });
+});
+
+describe('GET /api/users/dashboard-stats', () => {
+  it('counts pending users, active users, runs this week and failed sign-ins today', async () => {
+    await t.createUser({ role: 'pending' });
+    await t.createUser({ role: 'student', disabled: 1 });
+    const student = await t.createUser({ role: 'student' });
+    const now = nowIso();
+    await t.db
+      .insertInto('scenarios')
+      .values({
+        id: 'stats-scenario',
+        name: 'Stats',
+        type: 'Phishing',
+        difficulty: 1,
+        description: 'd',
+        definition: '{}',
+        step_count: 1,
+        origin: 'builtin',
+        content_hash: 'x',
+        source_file_id: null,
+        created_at: now,
+        updated_at: now,
+        deleted_at: null,
+      })
+      .execute();
+    const run = (startedAt: string) => ({
+      id: randomUUID(),
+      user_id: student.id,
+      scenario_id: 'stats-scenario',
+      scenario_name: 'Stats',
+      step_count: 1,
+      current_step_id: 'a',
+      current_answered: 0,
+      last_option_index: null,
+      technique_counts: '{}',
+      finished_at: null,
+      score: 0,
+      status: 'in_progress' as const,
+      started_at: startedAt,
+      updated_at: startedAt,
+    });
+    await t.db.insertInto('runs').values([run(now), run(new Date(Date.now() - 8 * 86_400_000).toISOString())]).execute();
+    await t.request({ method: 'POST', url: '/api/auth/login', body: { email: student.email, password: 'Wrong!Pass1' } });
+
+    const response = await t.request({ method: 'GET', url: '/api/users/dashboard-stats', cookie: admin.cookie });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ pending: 1, activeUsers: 2, runsThisWeek: 1, failedSignInsToday: 1 });
+  });
+});

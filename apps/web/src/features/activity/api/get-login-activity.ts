@@ -1,0 +1,32 @@
+import {
+  LOGIN_ACTIVITY_CSV_FILENAME,
+  type LoginActivityPage,
+  type LoginActivityQuery,
+} from '@tradecraft/shared';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { api, withQuery } from '../../../app/api-client';
+
+export const activityQueryKey = ['activity'] as const;
+
+const tz = () => new Date().getTimezoneOffset();
+
+export const getLoginActivity = (query: LoginActivityQuery) =>
+  api.get<LoginActivityPage>(withQuery('/api/logs/login-activity', { ...query, tz: tz() }));
+
+export const loginActivityQueryOptions = (query: LoginActivityQuery) =>
+  queryOptions({
+    queryKey: [...activityQueryKey, 'login', query],
+    queryFn: () => getLoginActivity(query),
+    placeholderData: keepPreviousData,
+  });
+
+export function useLoginActivity(query: LoginActivityQuery) {
+  return useQuery(loginActivityQueryOptions(query));
+}
+
+/** The CSV of every event matching the filters: the browser downloads it straight from the server. */
+export function loginActivityCsvUrl(filters: Pick<LoginActivityQuery, 'search' | 'event' | 'from' | 'to'>): string {
+  return withQuery('/api/logs/login-activity.csv', { ...filters, tz: tz() });
+}
+
+export { LOGIN_ACTIVITY_CSV_FILENAME };

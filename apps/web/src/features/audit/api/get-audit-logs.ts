@@ -1,0 +1,26 @@
+import type { AuditLogQuery, AuditPage } from '@tradecraft/shared';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { api, withQuery } from '../../../app/api-client';
+
+export const auditQueryKey = ['audit'] as const;
+export const AUDIT_EXPORT_FILENAME = 'audit_logs.xlsx';
+
+const tz = () => new Date().getTimezoneOffset();
+
+export const getAuditLogs = (query: AuditLogQuery) => api.get<AuditPage>(withQuery('/api/audit/logs', { ...query, tz: tz() }));
+
+export const auditLogsQueryOptions = (query: AuditLogQuery) =>
+  queryOptions({
+    queryKey: [...auditQueryKey, 'logs', query],
+    queryFn: () => getAuditLogs(query),
+    placeholderData: keepPreviousData,
+  });
+
+export function useAuditLogs(query: AuditLogQuery) {
+  return useQuery(auditLogsQueryOptions(query));
+}
+
+/** audit_logs.xlsx for the two dates (both days included, in the browser's time zone). */
+export function auditExportUrl(startDate: string, endDate: string): string {
+  return withQuery('/api/audit/export', { start_date: startDate, end_date: endDate, tz: tz() });
+}

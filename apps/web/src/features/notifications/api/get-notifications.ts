@@ -1,0 +1,20 @@
+import type { NotificationList } from '@tradecraft/shared';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../app/api-client';
+
+export const notificationsQueryKey = ['notifications'] as const;
+export const notificationListQueryKey = [...notificationsQueryKey, 'list'] as const;
+
+export const getNotifications = () => api.get<NotificationList>('/api/notifications');
+
+/** While the live stream is down, the list is polled instead. */
+export const notificationsQueryOptions = (options: { poll: boolean }) =>
+  queryOptions({
+    queryKey: notificationListQueryKey,
+    queryFn: getNotifications,
+    refetchInterval: options.poll ? 30_000 : false,
+  });
+
+export function useNotifications(options: { poll: boolean }) {
+  return useQuery(notificationsQueryOptions(options));
+}

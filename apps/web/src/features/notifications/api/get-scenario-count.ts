@@ -1,0 +1,39 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { api } from '../../../app/api-client';
+
+/** SPEC.md's `scenarioCount`: the number of scenarios the trainee has seen, kept in local storage. */
+export const SCENARIO_COUNT_KEY = 'scenarioCount';
+
+export const getScenarioCount = () =>
+  api.get<{ scenarios: unknown[] }>('/api/sim/list').then((response) => response.scenarios.length);
+
+export const scenarioCountQueryOptions = () =>
+  queryOptions({
+    queryKey: ['notifications', 'scenario-count'],
+    queryFn: getScenarioCount,
+    staleTime: 60_000,
+    refetchInterval: 5 * 60_000,
+    // Without the list the bell simply shows no scenario news; no need to insist.
+    retry: false,
+  });
+
+export function useScenarioCount(enabled: boolean) {
+  return useQuery({ ...scenarioCountQueryOptions(), enabled });
+}
+
+export function readSeenScenarioCount(): number {
+  try {
+    const stored = Number(window.localStorage.getItem(SCENARIO_COUNT_KEY));
+    return Number.isFinite(stored) && stored >= 0 ? stored : 0;
+  } catch {
+    return 0;
+  }
+}
+
+export function writeSeenScenarioCount(count: number): void {
+  try {
+    window.localStorage.setItem(SCENARIO_COUNT_KEY, String(count));
+  } catch {
+    /* storage blocked: the news shows again next visit */
+  }
+}

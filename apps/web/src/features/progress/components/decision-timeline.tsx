@@ -1,0 +1,64 @@
+import type { ProgressDecision } from '@tradecraft/shared';
+import { Badge, Group, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
+import { IconCheck, IconX } from '@tabler/icons-react';
+import classes from './progress.module.css';
+
+export function formatAnswerTime(milliseconds: number | null): string {
+  return milliseconds === null ? '-' : `${(milliseconds / 1000).toFixed(1)} s`;
+}
+
+/** Each decision of a run in order with its feedback, under the heading 'Decision Timeline'. */
+export function DecisionTimeline({ id, timeline, scenarioName }: { id: string; timeline: ProgressDecision[]; scenarioName: string }) {
+  const headingId = `${id}-heading`;
+  return (
+    <Stack gap="xs" id={id} aria-labelledby={headingId} role="region">
+      <Text fw={650} id={headingId}>
+        Decision Timeline
+        <Text span c="dimmed" fw={400} size="sm">
+          {' · '}
+          {scenarioName}
+        </Text>
+      </Text>
+      {timeline.length === 0 ? (
+        <Text size="sm" c="dimmed">
+          No decisions were recorded in this run.
+        </Text>
+      ) : (
+        <Stack component="ol" gap="xs" className={classes.plainList}>
+          {timeline.map((entry) => (
+            <Paper component="li" withBorder p="sm" radius="md" key={entry.seq}>
+              <Group justify="space-between" wrap="nowrap" align="flex-start" gap="sm">
+                <Group gap="sm" wrap="nowrap" align="flex-start" miw={0}>
+                  <ThemeIcon color={entry.correct ? 'green' : 'red'} variant="light" radius="xl" size="md" aria-hidden>
+                    {entry.correct ? <IconCheck size={16} /> : <IconX size={16} />}
+                  </ThemeIcon>
+                  <Stack gap={2} miw={0}>
+                    <Group gap={6}>
+                      <Text size="xs" c="dimmed" className="tabular-nums">
+                        Decision {entry.seq} · {entry.correct ? 'Correct' : 'Incorrect'}
+                      </Text>
+                      {entry.technique && (
+                        <Badge variant="outline" color="gray" size="xs" radius="sm" title={entry.technique.name}>
+                          {entry.technique.id}
+                        </Badge>
+                      )}
+                    </Group>
+                    <Text size="sm" fw={600} className={classes.preWrap}>
+                      {entry.decision}
+                    </Text>
+                  </Stack>
+                </Group>
+                <Text size="xs" c="dimmed" className="tabular-nums" style={{ whiteSpace: 'nowrap' }}>
+                  {formatAnswerTime(entry.timeMs)}
+                </Text>
+              </Group>
+              <Text size="sm" mt={6} className={classes.preWrap}>
+                {entry.feedback}
+              </Text>
+            </Paper>
+          ))}
+        </Stack>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,16 @@
+import { Alert, Button, Stack, Text } from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
+
+/** A failed load says what failed and offers Retry (never a console-only failure). */
+export function LoadError({ title, error, onRetry }: { title: string; error: Error; onRetry: () => void }) {
+  return (
+    <Alert color="red" icon={<IconAlertCircle aria-hidden />} role="alert" title={title}>
+      <Stack align="flex-start" gap="xs">
+        <Text size="sm">{error.message}</Text>
+        <Button size="xs" variant="light" color="red" onClick={onRetry}>
+          Retry
+        </Button>
+      </Stack>
+    </Alert>
+  );
+}

@@ -1,0 +1,110 @@
+import { passwordChangeInputSchema } from '@tradecraft/shared';
+import { Alert, Button, Group, Modal, PasswordInput, Stack, Text } from '@mantine/core';
+import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
+import { useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
+import { PasswordStrengthBar } from '../../auth/components/password-strength-bar';
+import { useChangePassword } from '../api/change-password';
+
+/** SPEC.md: the dialog closes 1.5 seconds after a successful change. */
+export const CLOSE_AFTER_SUCCESS_MS = 1500;
+export const PASSWORD_UPDATED_MESSAGE = 'Password updated successfully.';
+
+const EMPTY = { currentPassword: '', newPassword: '', confirmPassword: '' };
+type Field = keyof typeof EMPTY;
+
+function ResetPasswordForm({ onClose }: { onClose: () => void }) {
+  const [values, setValues] = useState(EMPTY);
+  const [fieldErrors, setFieldErrors] = useState<Partial<Record<Field, string>>>({});
+  const change = useChangePassword();
+
+  useEffect(() => {
+    if (!change.isSuccess) return;
+    const timer = window.setTimeout(onClose, CLOSE_AFTER_SUCCESS_MS);
+    return () => window.clearTimeout(timer);
+  }, [change.isSuccess, onClose]);
+
+  const set = (field: Field) => (event: ChangeEvent<HTMLInputElement>) => {
+    const value = event.currentTarget.value;
+    setValues((current) => ({ ...current, [field]: value }));
+    setFieldErrors((current) => ({ ...current, [field]: undefined }));
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (change.isPending || change.isSuccess) return;
+    change.reset();
+    const parsed = passwordChangeInputSchema.safeParse(values);
+    if (!parsed.success) {
+      const errors: Partial<Record<Field, string>> = {};
+      for (const issue of parsed.error.issues) errors[issue.path[0] as Field] ??= issue.message;
+      setFieldErrors(errors);
+      return;
+    }
+    change.mutate(parsed.data);
+  };
+
+  return (
+    <form onSubmit={submit} noValidate>
+      <Stack>
+        <Text size="sm" c="dimmed">
+          Changing your password signs you out everywhere else; this browser stays signed in.
+        </Text>
+        {change.error && (
+          <Alert color="red" icon={<IconAlertCircle />} role="alert">
+            {change.error.message}
+          </Alert>
+        )}
+        {change.isSuccess && (
+          <Alert color="green" icon={<IconCircleCheck />} role="status">
+            {PASSWORD_UPDATED_MESSAGE}
+          </Alert>
+        )}
+        <PasswordInput
+          label="Current Password"
+          required
+          autoComplete="current-password"
+          value={values.currentPassword}
+          onChange={set('currentPassword')}
+          error={fieldErrors.currentPassword}
+          data-autofocus
+        />
+        <div>
+          <PasswordInput
+            label="New Password"
+            required
+            autoComplete="new-password"
+            value={values.newPassword}
+            onChange={set('newPassword')}
+            error={fieldErrors.newPassword}
+          />
+          <PasswordStrengthBar password={values.newPassword} />
+        </div>
+        <PasswordInput
+          label="Confirm New Password"
+          required
+          autoComplete="new-password"
+          value={values.confirmPassword}
+          onChange={set('confirmPassword')}
+          error={fieldErrors.confirmPassword}
+        />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onClose}>
+            Cancel
+          </Button>
+          <Button type="submit" loading={change.isPending} disabled={change.isSuccess}>
+            Update Password
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}
+
+/** Current, New and Confirm, with the strength bar; the form is fresh each time the dialog opens. */
+export function ResetPasswordDialog({ opened, onClose }: { opened: boolean; onClose: () => void }) {
+  return (
+    <Modal opened={opened} onClose={onClose} title="Reset Password" centered>
+      {opened && <ResetPasswordForm onClose={onClose} />}
+    </Modal>
+  );
+}

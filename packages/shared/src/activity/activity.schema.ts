@@ -1,0 +1,68 @@
+import { z } from 'zod';
+
+export const LOGIN_EVENTS = ['login', 'logout', 'failed_login', 'password_change'] as const;
+export type LoginEventKind = (typeof LOGIN_EVENTS)[number];
+
+export const LOGIN_ACTIVITY_SORT_COLUMNS = ['email', 'role', 'event', 'timestamp'] as const;
+export type LoginActivitySortColumn = (typeof LOGIN_ACTIVITY_SORT_COLUMNS)[number];
+
+const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates must look like 2026-11-21.');
+const optionalDate = z.preprocess((value) => (value === '' ? undefined : value), isoDate.optional());
+/** The browser's Date#getTimezoneOffset() (minutes, UTC minus local); 0 means UTC. */
+const tz = z.coerce.number().int().min(-840).max(840).default(0);
+
+/** The filters shared by the page, the stats-free CSV export and the table. */
+export const loginActivityFilterSchema = z.object({
+  /** Case-insensitive "email contains". */
+  search: z.string().trim().max(200).optional(),
+  event: z.preprocess((value) => (value === '' ? undefined : value), z.enum(LOGIN_EVENTS).optional()),
+  from: optionalDate,
+  to: optionalDate,
+  tz,
+});
+
+export const loginActivityQuerySchema = loginActivityFilterSchema.extend({
+  sort: z.enum(LOGIN_ACTIVITY_SORT_COLUMNS).default('timestamp'),
+  dir: z.enum(['asc', 'desc']).default('desc'),
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(10),
+});
+/** What a client may send (every field optional; the server fills the defaults). */
+export type LoginActivityQuery = Partial<z.output<typeof loginActivityQuerySchema>>;
+
+export const loginEventSchema = z.object({
+  id: z.number().int(),
+  email: z.string(),
+  role: z.string(),
+  event: z.string(),
+  timestamp: z.string(),
+});
+export type LoginEvent = z.infer<typeof loginEventSchema>;
+
+export const loginActivityPageSchema = z.object({
+  items: z.array(loginEventSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
+export type LoginActivityPage = z.infer<typeof loginActivityPageSchema>;
+
+export const loginActivityStatsQuerySchema = z.object({ tz });
+
+/** "Today" is the caller's day when tz is sent, otherwise the UTC day. */
+export const loginActivityStatsSchema = z.object({
+  total: z.number().int(),
+  failedLogins: z.number().int(),
+  loginsToday: z.number().int(),
+  logoutsToday: z.number().int(),
+});
+export type LoginActivityStats = z.infer<typeof loginActivityStatsSchema>;
+
+export const LOGIN_ACTIVITY_CSV_FILENAME = 'user_login_logs.csv';
+export const LOGIN_ACTIVITY_CSV_COLUMNS = ['Email', 'Role', 'Event', 'Timestamp'] as const;
+
+/** How an event reads in the table: 'failed_login' -> 'Failed login'. */
+export function loginEventLabel(event: string): string {
+  const words = event.replace(/_/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}

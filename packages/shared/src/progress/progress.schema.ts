@@ -1,0 +1,288 @@
+import { z } from 'zod';
+import { RUN_STATUSES, techniqueRefSchema } from '../runs/runs.schema';
+
+// The API of progress and reporting (/api/progress): the dashboard, Training Progress, the after-action
+// report and the ATT&CK skill map. Every record carries its step count, so no screen counts steps itself.
+
+const runResultSchema = z.enum(['Pass', 'Fail', '-']);
+
+export const progressUserParamsSchema = z.object({ email: z.string().trim().min(1).max(254) });
+export const progressRunParamsSchema = z.object({ runId: z.string().min(1).max(100) });
+
+/** One decision of a run, as the Decision Timeline lists it. */
+export const progressDecisionSchema = z.object({
+  seq: z.number().int(),
+  stepId: z.string(),
+  decision: z.string(),
+  feedback: z.string(),
+  correct: z.boolean(),
+  technique: techniqueRefSchema.nullable(),
+  timeMs: z.number().int().nullable(),
+  at: z.string(),
+});
+export type ProgressDecision = z.infer<typeof progressDecisionSchema>;
+
+/** The figures every run row shows, decided by the shared progress rules. */
+const runFigures = {
+  scenarioId: z.string(),
+  /** The name as it was when the run started, falling back to the scenario id. */
+  scenarioName: z.string(),
+  /** 0 when unknown (then the percent and the result are '-'). */
+  stepCount: z.number().int(),
+  score: z.number().int(),
+  scorePercent: z.number().int().nullable(),
+  result: runResultSchema,
+  status: z.enum(RUN_STATUSES),
+  completed: z.boolean(),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+};
+
+export const progressRunSchema = z.object({
+  id: z.string(),
+  ...runFigures,
+  /** Whole seconds from start to finish; null while the run is in progress. */
+  durationSeconds: z.number().int().nullable(),
+  /** The scenario is still in the library (not deleted). */
+  scenarioAvailable: z.boolean(),
+  /** In progress and its scenario still exists: the player can pick it up where it stopped. */
+  resumable: z.boolean(),
+  timeline: z.array(progressDecisionSchema),
+});
+export type ProgressRun = z.infer<typeof progressRunSchema>;
+
+export const progressSummarySchema = z.object({
+  runsTotal: z.number().int(),
+  runsCompleted: z.number().int(),
+  runsPassed: z.number().int(),
+  /** Passed completed runs over completed runs, as a whole percent; null before the first completed run. */
+  passRatePercent: z.number().int().nullable(),
+  /** The mean score percent of completed runs with a known step count; null when there are none. */
+  averageScorePercent: z.number().int().nullable(),
+});
+export type ProgressSummary = z.infer<typeof progressSummarySchema>;
+
+export const recommendedScenarioSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.string(),
+  difficulty: z.number().int(),
+  description: z.string(),
+  stepCount: z.number().int(),
+  /** Why it is recommended, in a sentence. */
+  reason: z.string(),
+  /** The techniques the user missed that this scenario practises. */
+  practises: z.array(techniqueRefSchema),
+});
+export type RecommendedScenario = z.infer<typeof recommendedScenarioSchema>;
+
+/** GET /api/progress/user/:email: everything the Progress Dashboard draws, in one response. */
+export const userProgressSchema = z.object({
+  user: z.object({ id: z.string(), email: z.string(), firstName: z.string(), lastName: z.string() }),
+  platformDifficulty: z.number().int(),
+  summary: progressSummarySchema,
+  /** Newest first. */
+  runs: z.array(progressRunSchema),
+  /** At most three scenarios the user has not completed yet. */
+  recommendations: z.array(recommendedScenarioSchema),
+});
+export type UserProgress = z.infer<typeof userProgressSchema>;
+
+// ---- Training Progress (admin) ---------------------------------------------------------------------
+
+export const TRAINING_PROGRESS_SORT_COLUMNS = ['user', 'training', 'score', 'result', 'status', 'started'] as const;
+export type TrainingProgressSortColumn = (typeof TRAINING_PROGRESS_SORT_COLUMNS)[number];
+
+export const trainingProgressFilterSchema = z.object({
+  /** Username search: the user's email or name contains this, ignoring case. */
+  search: z.string().trim().max(200).optional(),
+});
+
+export const trainingProgressQuerySchema = trainingProgressFilterSchema.extend({
+  sort: z.enum(TRAINING_PROGRESS_SORT_COLUMNS).default('started'),
+  dir: z.enum(['asc', 'desc']).default('desc'),
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(10),
+});
+/** A whole query as the screen sends it (every field set). */
+export type TrainingProgressQuery = z.output<typeof trainingProgressQuerySchema>;
+
+export const trainingProgressRowSchema = z.object({
+  runId: z.string(),
+  userId: z.string(),
+  userEmail: z.string(),
+  userName: z.string(),
+  ...runFigures,
+});
+export type TrainingProgressRow = z.infer<typeof trainingProgressRowSchema>;
+
+export const trainingProgressPageSchema = z.object({
+  items: z.array(trainingProgressRowSchema),
+  total: z.number().int(),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+});
+export type TrainingProgressPage = z.infer<typeof trainingProgressPageSchema>;
+
+export const TRAINING_PROGRESS_CSV_FILENAME = 'training_progress.csv';
+export const TRAINING_PROGRESS_CSV_COLUMNS = [
+  'User',
+  'Name',
+  'Training',
+  'Score',
+  'Steps',
+  'Score (%)',
+  'Result',
+  'Status',
+  'Started',
+  'Finished',
+  'Run',
+] as const;
+
+// ---- Timeline and after-action report -----------------------------------------------------------------
+
+export const runTimelineSchema = z.object({ runId: z.string(), timeline: z.array(progressDecisionSchema) });
+export type RunTimeline = z.infer<typeof runTimelineSchema>;
+
+export const reportDecisionSchema = progressDecisionSchema.extend({
+  /** The step's title in the scenario as it is now; null when the step is no longer there. */
+  stepTitle: z.string().nullable(),
+  optionIndex: z.number().int(),
+  /** The right option's text from the scenario; null when the scenario or the step is gone (unknown). */
+  correctAnswer: z.string().nullable(),
+});
+export type ReportDecision = z.infer<typeof reportDecisionSchema>;
+
+export const reportTechniqueSchema = techniqueRefSchema.extend({
+  url: z.string().nullable(),
+  right: z.number().int(),
+  wrong: z.number().int(),
+});
+export type ReportTechnique = z.infer<typeof reportTechniqueSchema>;
+
+export const practiceScenarioSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.string(),
+  difficulty: z.number().int(),
+  /** The missed techniques this scenario's steps cover. */
+  practises: z.array(techniqueRefSchema),
+});
+export type PracticeScenario = z.infer<typeof practiceScenarioSchema>;
+
+/** GET /api/progress/runs/:runId/report: the after-action report of one run. */
+export const runReportSchema = z.object({
+  run: z.object({
+    id: z.string(),
+    ...runFigures,
+    statusLabel: z.enum(['Completed', 'Incomplete']),
+    durationSeconds: z.number().int().nullable(),
+    correctCount: z.number().int(),
+    incorrectCount: z.number().int(),
+  }),
+  trainee: z.object({ id: z.string(), email: z.string(), firstName: z.string(), lastName: z.string() }),
+  scenario: z.object({
+    /** The scenario row is still there (even if deleted from the library), so its text could be read. */
+    known: z.boolean(),
+    deleted: z.boolean(),
+    type: z.string().nullable(),
+    difficulty: z.number().int().nullable(),
+    description: z.string().nullable(),
+    sources: z.array(z.object({ title: z.string(), url: z.string() })),
+    /** A sentence about what could not be shown, or null. */
+    note: z.string().nullable(),
+  }),
+  decisions: z.array(reportDecisionSchema),
+  techniques: z.array(reportTechniqueSchema),
+  practiseNext: z.array(practiceScenarioSchema),
+  generatedAt: z.string(),
+});
+export type RunReport = z.infer<typeof runReportSchema>;
+
+// ---- ATT&CK skill map ----------------------------------------------------------------------------------
+
+export const skillsQuerySchema = z.object({
+  /** Whose skills (admins only, for someone else); the caller's own by default. */
+  userId: z.string().trim().min(1).max(100).optional(),
+  /** Everyone together (admins only). */
+  all: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((value) => value === 'true'),
+});
+export type SkillsQuery = z.input<typeof skillsQuerySchema>;
+
+export const techniqueSkillSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** "T1566.001 Phishing: Spearphishing Attachment". */
+  label: z.string(),
+  /** Tactic shortnames in matrix order; empty when the id is not in the ATT&CK dataset. */
+  tactics: z.array(z.string()),
+  subtechniqueOf: z.string().nullable(),
+  url: z.string().nullable(),
+  attempts: z.number().int(),
+  correct: z.number().int(),
+  /** Share of answers that were right, 0..100. */
+  sharePercent: z.number().int(),
+});
+export type TechniqueSkill = z.infer<typeof techniqueSkillSchema>;
+
+export const skillsSchema = z.object({
+  scope: z.object({
+    kind: z.enum(['user', 'all']),
+    /** The trainee whose skills these are; null for everyone together. */
+    user: z.object({ id: z.string(), email: z.string(), firstName: z.string(), lastName: z.string() }).nullable(),
+  }),
+  attackVersion: z.string(),
+  techniques: z.array(techniqueSkillSchema),
+  totals: z.object({ attempts: z.number().int(), correct: z.number().int(), techniques: z.number().int() }),
+});
+export type Skills = z.infer<typeof skillsSchema>;
+
+// ---- ATT&CK Navigator layer (format 4.5) -----------------------------------------------------------
+
+const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/);
+
+/**
+ * The fields and types of an ATT&CK Navigator layer, format 4.5 (mitre-attack/attack-navigator
+ * layers/spec/v4.5/layerformat.md), as this product writes them.
+ */
+export const navigatorLayerSchema = z.object({
+  name: z.string().min(1),
+  versions: z.object({ attack: z.string().regex(/^\d+$/), navigator: z.string().regex(/^\d+\.\d+\.\d+$/), layer: z.literal('4.5') }),
+  domain: z.literal('enterprise-attack'),
+  description: z.string(),
+  sorting: z.number().int().min(0).max(3),
+  layout: z.object({
+    layout: z.enum(['side', 'flat', 'mini']),
+    aggregateFunction: z.enum(['average', 'min', 'max', 'sum']),
+    showID: z.boolean(),
+    showName: z.boolean(),
+    showAggregateScores: z.boolean(),
+    countUnscored: z.boolean(),
+    expandedSubtechniques: z.enum(['none', 'annotated', 'all']),
+  }),
+  hideDisabled: z.boolean(),
+  techniques: z.array(
+    z.strictObject({
+      techniqueID: z.string().regex(/^T\d{4}(\.\d{3})?$/),
+      score: z.number().min(0).max(100).optional(),
+      comment: z.string(),
+      enabled: z.boolean(),
+      showSubtechniques: z.boolean().optional(),
+    }),
+  ),
+  gradient: z
+    .object({ colors: z.array(hexColor).min(2), minValue: z.number(), maxValue: z.number() })
+    .refine((gradient) => gradient.maxValue > gradient.minValue, 'maxValue must be above minValue'),
+  legendItems: z.array(z.object({ label: z.string().min(1), color: hexColor })),
+  metadata: z.array(z.object({ name: z.string(), value: z.string() })),
+  links: z.array(z.object({ label: z.string(), url: z.string() })),
+  showTacticRowBackground: z.boolean(),
+  tacticRowBackground: hexColor,
+  selectTechniquesAcrossTactics: z.boolean(),
+  selectSubtechniquesWithParent: z.boolean(),
+  selectVisibleTechniques: z.boolean(),
+});
+export type NavigatorLayerFile = z.infer<typeof navigatorLayerSchema>;
