@@ -46,7 +46,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const isPage = (request.method === 'GET' || request.method === 'HEAD') && !request.url.startsWith('/api');
+    const pathname = request.url.split('?')[0] ?? '';
+    // A missing file (say, an asset of an older build) is a 404, never the SPA with the wrong MIME type.
+    const isPage =
+      (request.method === 'GET' || request.method === 'HEAD') && !pathname.startsWith('/api') && !/\.[a-z0-9]+$/i.test(pathname);
     // Client routes of the SPA (and unknown pages, which the SPA answers with 'Page Not Found').
     if (isPage && app.sendSpaIndex) return app.sendSpaIndex(reply);
     return reply.status(404).send({ error: `No route ${request.method} ${request.url.split('?')[0]}.` });

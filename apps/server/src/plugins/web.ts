@@ -22,7 +22,7 @@ export async function registerWeb(app: FastifyInstance, distDir: string): Promis
       reply.header('cache-control', relative.startsWith('assets' + path.sep) ? IMMUTABLE : 'no-cache');
     },
   });
-  app.get('/', { config: { access: 'public' } }, (_request, reply) => sendIndex(reply));
+  app.get('/', { config: { access: 'public' }, schema: { hide: true } }, (_request, reply) => sendIndex(reply));
   app.decorate('sendSpaIndex', sendIndex);
 
   function sendIndex(reply: FastifyReply) {

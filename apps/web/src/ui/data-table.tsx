@@ -236,7 +236,7 @@ export function DataTable<T>({
               <>
                 <Table.Tr>
                   <Table.Td colSpan={columnCount}>
-                    <Text size="sm" role="status">
+                    <Text size="sm" role="status" className={classes.stateMessage}>
                       {loadingText}
                     </Text>
                   </Table.Td>
@@ -254,7 +254,7 @@ export function DataTable<T>({
             ) : showRows && rows.length === 0 ? (
               <Table.Tr>
                 <Table.Td colSpan={columnCount} className={classes.wrap}>
-                  <Text size="sm" py="md" ta="center">
+                  <Text size="sm" py="md" ta="center" className={classes.stateMessage}>
                     {emptyMessage}
                   </Text>
                 </Table.Td>
