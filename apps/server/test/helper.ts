@@ -54,6 +54,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   const config = loadConfig({ PUBLIC_ORIGIN: ORIGIN, WEB_DIST_DIR: path.join(os.tmpdir(), 'tradecraft-no-web'), ...env });
   let cleanup: () => Promise<void>;
   let handle: ReturnType<typeof openDatabase>;
+  let pgSchema: string | undefined;
   const databaseUrl = process.env.TEST_DATABASE_URL;
   if (databaseUrl) {
     const schema = `test_${randomBytes(6).toString('hex')}`;
@@ -62,6 +63,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     await admin.query(`create schema ${schema}`);
     await admin.end();
     handle = openDatabase({ databaseUrl, pgSchema: schema, pgPoolSize: 5 });
+    pgSchema = schema;
     cleanup = async () => {
       const client = new pg.Client({ connectionString: databaseUrl });
       await client.connect();
@@ -74,7 +76,13 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     cleanup = async () => fs.rmSync(dir, { recursive: true, force: true });
   }
   const { db, dialect } = handle;
-  await migrateToLatest(db);
+  try {
+    await migrateToLatest(db, pgSchema);
+  } catch (error) {
+    await db.destroy();
+    await cleanup();
+    throw error;
+  }
   const app = await buildApp({ config, db, dialect });
   await app.ready();
 

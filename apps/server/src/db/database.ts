@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Transaction } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type SqliteDatabase, type Transaction } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations';
 import type { Database } from './schema';
@@ -52,12 +52,52 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), dialect: 'sqlite', location: path.resolve(file) };
+  return {
+    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) }),
+    dialect: 'sqlite',
+    location: path.resolve(file),
+  };
 }
 
-/** Runs every migration that has not run yet; throws with the failing migration's error. */
-export async function migrateToLatest(db: Db): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+/** How many prepared statements a SQLite connection keeps (the app runs far fewer distinct queries). */
+const STATEMENTS_KEPT = 500;
+
+/**
+ * Kysely prepares every query afresh, and preparing costs about as much as running a small query; the same
+ * SQL text gets the same prepared statement back (least recently used dropped first). A statement still
+ * iterating a result is never handed out twice.
+ */
+function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(text: string) {
+      const kept = statements.get(text);
+      if (kept && !kept.busy) {
+        statements.delete(text);
+        statements.set(text, kept);
+        return kept;
+      }
+      const statement = sqlite.prepare(text);
+      if (!kept) {
+        statements.set(text, statement);
+        if (statements.size > STATEMENTS_KEPT) statements.delete(statements.keys().next().value!);
+      }
+      return statement;
+    },
+  };
+}
+
+/**
+ * Runs every migration that has not run yet; throws with the failing migration's error. With a PostgreSQL
+ * schema the bookkeeping tables live in it too (Kysely would otherwise find another schema's tables).
+ */
+export async function migrateToLatest(db: Db, pgSchema?: string): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    ...(pgSchema ? { migrationTableSchema: pgSchema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
@@ -71,3 +111,4 @@ export async function isDatabaseReachable(db: Db): Promise<boolean> {
     return false;
   }
 }
+

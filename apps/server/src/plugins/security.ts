@@ -28,6 +28,15 @@ export async function registerSecurity(app: FastifyInstance, publicOrigin: strin
     crossOriginEmbedderPolicy: false,
   });
 
+  // PostgreSQL cannot store U+0000 in text (the query fails: a 500), SQLite stores it, and no field here has a
+  // use for it: refused in every path parameter, query and JSON body alike, on both databases.
+  app.addHook('preValidation', async (request) => {
+    if (!request.url.startsWith('/api/')) return;
+    if (containsNul(request.params) || containsNul(request.query) || containsNul(request.body)) {
+      throw new AppError(400, 'The request contains a NUL character (U+0000); remove it and try again.');
+    }
+  });
+
   app.addHook('onRequest', async (request) => {
     if (!STATE_CHANGING.has(request.method) || !request.url.startsWith('/api/')) return;
     if (!isSameOrigin(request, publicOrigin)) {
@@ -40,6 +49,28 @@ export async function registerSecurity(app: FastifyInstance, publicOrigin: strin
       }
     }
   });
+}
+
+/**
+ * True when any string in the value (or any key) holds U+0000. Walks without recursion: a JSON body may nest
+ * thousands of levels deep.
+ */
+function containsNul(value: unknown): boolean {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const current = pending.pop();
+    if (typeof current === 'string') {
+      if (current.includes('\u0000')) return true;
+    } else if (Array.isArray(current)) {
+      pending.push(...current);
+    } else if (typeof current === 'object' && current !== null) {
+      for (const [key, entry] of Object.entries(current)) {
+        if (key.includes('\u0000')) return true;
+        pending.push(entry);
+      }
+    }
+  }
+  return false;
 }
 
 function isSameOrigin(request: FastifyRequest, publicOrigin: string): boolean {

@@ -17,6 +17,8 @@ export async function registerWeb(app: FastifyInstance, distDir: string): Promis
     wildcard: false,
     index: false,
     cacheControl: false,
+    // The build writes .br and .gz beside each asset (apps/web/vite.config.ts): sent when the browser accepts them.
+    preCompressed: true,
     setHeaders(reply, filePath) {
       const relative = path.relative(distDir, filePath);
       reply.header('cache-control', relative.startsWith('assets' + path.sep) ? IMMUTABLE : 'no-cache');

@@ -13,6 +13,8 @@ import { ORIGIN } from '../helper';
 export interface CampaignOptions {
   numRuns: number;
   seed: number;
+  /** Counts answers by status as they come (kept when a case fails; `npm run bench` reports them). */
+  byStatus?: Record<string, number>;
 }
 
 export interface CampaignReport {
@@ -120,42 +122,82 @@ const rawBody = fc.oneof(
   fc.constant(undefined),
 );
 
-const caseArbitrary = (routeCount: number) =>
+// What a header may carry (light-my-request, like Node's HTTP parser, refuses control characters in headers).
+const headerText = text.filter((value) => /^[\x20-\x7e]*$/.test(value));
+
+const extraHeaders = fc.dictionary(
+  fc.constantFrom('x-forwarded-for', 'accept', 'accept-language', 'if-none-match', 'range', 'x-http-method-override', 'sec-fetch-site', 'user-agent', 'x-requested-with'),
+  fc.oneof(headerText, fc.constantFrom('cross-site', 'DELETE', 'bytes=0-0,-1', '*/*', '127.0.0.1, 10.0.0.1', 'text/csv')),
+  { maxKeys: 3 },
+);
+
+// The type a client claims, which may not match the body it sends.
+const contentTypeClaim = fc.option(
+  fc.constantFrom(
+    'application/json; charset=utf-16',
+    'APPLICATION/JSON',
+    'application/json;charset=latin1',
+    'application/json, text/html',
+    'multipart/form-data',
+    'multipart/form-data; boundary=',
+    'application/x-www-form-urlencoded',
+    'text/plain; charset=utf-8',
+  ),
+  { nil: undefined },
+);
+
+const hostileCookie = fc.oneof(
+  text,
+  fc.constant('tc_session=' + 'A'.repeat(43)),
+  fc.constant('tc_session=%ZZ%00'),
+  fc.constant('tc_session="quoted"; tc_session=second'),
+  fc.constant('tc_session=; tc_session'),
+  fc.constant('a=' + 'b'.repeat(4000)),
+);
+
+const caseArbitrary = (routeCount: number, knownIds: readonly string[]) =>
   fc.record({
     route: fc.nat({ max: routeCount - 1 }),
     caller: fc.constantFrom<Caller>('anonymous', 'student', 'admin'),
-    param: text,
+    // Junk, or the id (or email) of a record that exists: someone else's run, an admin, a pending user.
+    param: knownIds.length > 0 ? fc.oneof(text, fc.constantFrom(...knownIds)) : text,
     query: fc.dictionary(
       fc.constantFrom('page', 'pageSize', 'sort', 'dir', 'search', 'q', 'start_date', 'end_date', 'role', 'event', 'status', 'userId', 'all', 'email'),
       text,
       { maxKeys: 4 },
     ),
     body: rawBody,
-    cookie: fc.option(fc.oneof(text, fc.constant('tc_session=' + 'A'.repeat(43))), { nil: undefined }),
+    cookie: fc.option(hostileCookie, { nil: undefined }),
     origin: fc.constantFrom(ORIGIN, ORIGIN, ORIGIN, 'https://evil.example', 'null'),
+    headers: extraHeaders,
+    contentType: contentTypeClaim,
   });
 
-export async function runBadInputCampaign(t: TestApp, { numRuns, seed }: CampaignOptions): Promise<CampaignReport> {
+export async function runBadInputCampaign(t: TestApp, { numRuns, seed, byStatus = {} }: CampaignOptions): Promise<CampaignReport> {
   const student = await t.createUser({ role: 'student' });
   const admin = await t.createUser({ role: 'admin' });
+  const pending = await t.createUser({ role: 'pending' });
   const client = { ip: '127.0.0.1', userAgent: 'campaign' };
+  // Records that exist when the campaign starts (the caller may have added scenarios and runs).
+  const scenarioIds = (await t.db.selectFrom('scenarios').select('id').execute()).map((row) => row.id);
+  const runIds = (await t.db.selectFrom('runs').select('id').limit(20).execute()).map((row) => row.id);
+  const knownIds = [student.id, admin.id, pending.id, student.email, admin.email, ...scenarioIds, ...runIds];
   // Streams never end under inject(); they are exercised by their own tests.
   const routes = t.app.apiRoutes.filter((route) => !route.url.endsWith('/stream'));
-  const byStatus: Record<string, number> = {};
 
   await fc.assert(
-    fc.asyncProperty(caseArbitrary(routes.length), async (generated) => {
+    fc.asyncProperty(caseArbitrary(routes.length, knownIds), async (generated) => {
       const route = routes[generated.route]!;
       const url =
         route.url.replace(/:[a-zA-Z]+/g, () => encodeURIComponent(generated.param) || 'x') +
         (Object.keys(generated.query).length ? `?${new URLSearchParams(generated.query).toString()}` : '');
       const userId = generated.caller === 'admin' ? admin.id : generated.caller === 'student' ? student.id : null;
       const token = userId ? (await createSession(t.db, userId, client)).token : undefined;
-      const headers: Record<string, string> = { origin: generated.origin };
+      const headers: Record<string, string> = { ...generated.headers, origin: generated.origin };
       const cookies = [token ? `tc_session=${token}` : '', generated.cookie ?? ''].filter(Boolean);
       if (cookies.length) headers.cookie = cookies.join('; ');
       const sendsBody = route.method !== 'GET' && route.method !== 'DELETE' && generated.body !== undefined;
-      if (sendsBody) headers['content-type'] = generated.body!.contentType;
+      if (sendsBody) headers['content-type'] = generated.contentType ?? generated.body!.contentType;
 
       const before = await snapshot(t);
       const response = await t.app.inject({

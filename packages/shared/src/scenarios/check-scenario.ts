@@ -160,7 +160,10 @@ function describeYamlError(error: YAMLError, text: string): string {
       return `the tag ${tag} is not allowed; a scenario file holds only plain text, numbers, true/false, lists and mappings`;
     }
     default:
-      return error.message;
+      // The parser runs out of stack on lists or mappings nested thousands deep (a hostile file).
+      return /maximum call stack/i.test(error.message)
+        ? 'nests lists or mappings too deeply to be read; a scenario needs only a few levels'
+        : error.message;
   }
 }
 

@@ -4,6 +4,7 @@ import * as createActivityAndAudit from './2026_11_21_0002_create_activity_and_a
 import * as createScenariosAndRuns from './2026_11_21_0003_create_scenarios_and_runs';
 import * as adminLogIndexes from './2026_11_21_0040_admin_log_indexes';
 import * as trainingProgressIndexes from './2026_11_21_0050_training_progress_indexes';
+import * as pageGrowthIndexes from './2026_11_21_0060_page_growth_indexes';
 
 /** Every migration, by name; names sort in the order they run. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_21_0003_create_scenarios_and_runs': createScenariosAndRuns,
   '2026_11_21_0040_admin_log_indexes': adminLogIndexes,
   '2026_11_21_0050_training_progress_indexes': trainingProgressIndexes,
+  '2026_11_21_0060_page_growth_indexes': pageGrowthIndexes,
 };

@@ -4,25 +4,23 @@ import {
   updateProfileInputSchema,
   userIdParamsSchema,
 } from '@tradecraft/shared';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
 import { AppError, badRequest } from '../../errors';
 import { currentUser } from '../auth/access';
+import { readUploadWithinLimit } from '../files/read-upload';
 import { getProfilePhoto, profileOf, replaceProfilePhoto, updateProfile } from './profile.service';
 
-/** The picture's bytes from the multipart field `file`; over 2 MB is refused with 413 (the multipart limit). */
-async function uploadedPicture(request: FastifyRequest): Promise<Buffer> {
+/** The picture's bytes from the multipart field `file`; over 2 MB is refused with 413 as soon as it passes 2 MB. */
+async function uploadedPicture(request: FastifyRequest, reply: FastifyReply): Promise<Buffer> {
   if (!request.isMultipart()) throw badRequest(PROFILE_MESSAGES.photoMissing);
   const part = await request.file();
   if (!part || part.fieldname !== 'file') throw badRequest(PROFILE_MESSAGES.photoMissing);
-  try {
-    return await part.toBuffer();
-  } catch (error) {
-    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw new AppError(413, PROFILE_MESSAGES.photoTooLarge);
-    throw error;
-  }
+  const bytes = await readUploadWithinLimit(part, request, reply);
+  if (!bytes) throw new AppError(413, PROFILE_MESSAGES.photoTooLarge);
+  return bytes;
 }
 
 // Registered without a prefix: /profile for your own, /users/:id/photo for anyone's picture.
@@ -61,9 +59,9 @@ export const profileRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
         response: { 200: profileResponseSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const user = currentUser(request);
-      const bytes = await uploadedPicture(request);
+      const bytes = await uploadedPicture(request, reply);
       return { profile: await replaceProfilePhoto(db, user, bytes) };
     },
   );

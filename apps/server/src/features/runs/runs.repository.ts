@@ -36,34 +36,45 @@ export function listDecisions(db: DbOrTrx, runId: string): Promise<RunDecisionRo
 
 /**
  * Claims the run's current step for one answer: succeeds only while that step is current and unanswered
- * in a run in progress, so of two answers racing for the same step exactly one gets `true`. On PostgreSQL
- * the row stays locked until the transaction ends, so the loser re-checks the condition after the winner commits.
+ * in a run in progress, so of two answers racing for the same step exactly one gets the claimed run back
+ * (as it is after the claim). On PostgreSQL the row stays locked until the transaction ends, so the loser
+ * re-checks the condition after the winner commits.
  */
-export async function claimCurrentStep(
+export function claimCurrentStepReturningRun(
   db: DbOrTrx,
   claim: { runId: string; stepId: string; optionIndex: number; at: string },
-): Promise<boolean> {
-  const result = await db
+): Promise<Run | undefined> {
+  return db
     .updateTable('runs')
     .set({ current_answered: 1, last_option_index: claim.optionIndex, updated_at: claim.at })
     .where('id', '=', claim.runId)
     .where('status', '=', 'in_progress')
     .where('current_step_id', '=', claim.stepId)
     .where('current_answered', '=', 0)
+    .returningAll()
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
 }
 
+/** The claim of claimCurrentStepReturningRun as a yes/no. */
+export async function claimCurrentStep(
+  db: DbOrTrx,
+  claim: { runId: string; stepId: string; optionIndex: number; at: string },
+): Promise<boolean> {
+  return (await claimCurrentStepReturningRun(db, claim)) !== undefined;
+}
+
+/** Writes the run's new score and technique counts and returns the run as it now is. */
 export async function updateRunScore(
   db: DbOrTrx,
   runId: string,
   score: { score: number; techniqueCounts: string; at: string },
-): Promise<void> {
-  await db
+): Promise<Run> {
+  return db
     .updateTable('runs')
     .set({ score: score.score, technique_counts: score.techniqueCounts, updated_at: score.at })
     .where('id', '=', runId)
-    .execute();
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export async function nextDecisionSeq(db: DbOrTrx, runId: string): Promise<number> {
@@ -80,13 +91,14 @@ export async function insertDecision(db: DbOrTrx, decision: Insertable<RunDecisi
 }
 
 /**
- * Moves on from the answered step the caller saw (`fromStepId` answered with `optionIndex`); changes nothing
- * and returns false when the run is no longer in that state (a second Next, another tab, a finished run).
+ * Moves on from the answered step the caller saw (`fromStepId` answered with `optionIndex`) and returns the
+ * run as it is after the move; changes nothing and returns undefined when the run is no longer in that state
+ * (a second Next, another tab, a finished run).
  */
-export async function moveRun(
+export function moveRunReturningRun(
   db: DbOrTrx,
   move: { runId: string; fromStepId: string; optionIndex: number; to: NextStep; at: string },
-): Promise<boolean> {
+): Promise<Run | undefined> {
   const changes =
     move.to.kind === 'finish'
       ? { status: 'completed' as const, finished_at: move.at, updated_at: move.at }
@@ -96,7 +108,7 @@ export async function moveRun(
           last_option_index: null,
           updated_at: move.at,
         };
-  const result = await db
+  return db
     .updateTable('runs')
     .set(changes)
     .where('id', '=', move.runId)
@@ -104,17 +116,25 @@ export async function moveRun(
     .where('current_step_id', '=', move.fromStepId)
     .where('current_answered', '=', 1)
     .where('last_option_index', '=', move.optionIndex)
+    .returningAll()
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
 }
 
-/** Ends a run in progress at once; false when it had already finished. */
-export async function endRun(db: DbOrTrx, runId: string, at: string): Promise<boolean> {
-  const result = await db
+/** The move of moveRunReturningRun as a yes/no. */
+export async function moveRun(
+  db: DbOrTrx,
+  move: { runId: string; fromStepId: string; optionIndex: number; to: NextStep; at: string },
+): Promise<boolean> {
+  return (await moveRunReturningRun(db, move)) !== undefined;
+}
+
+/** Ends a run in progress at once and returns it ended; undefined when it had already finished. */
+export function endRun(db: DbOrTrx, runId: string, at: string): Promise<Run | undefined> {
+  return db
     .updateTable('runs')
     .set({ status: 'ended', finished_at: at, updated_at: at })
     .where('id', '=', runId)
     .where('status', '=', 'in_progress')
+    .returningAll()
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) === 1;
 }

@@ -24,14 +24,14 @@ import type { Db, DbOrTrx } from '../../db/database';
 import type { Run, User } from '../../db/schema';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors';
 import {
-  claimCurrentStep,
+  claimCurrentStepReturningRun,
   endRun as endRunRow,
   findRun,
   findScenarioForRun,
   insertDecision,
   insertRun,
   listDecisions,
-  moveRun,
+  moveRunReturningRun,
   nextDecisionSeq,
   updateRunScore,
   type RunDecisionRow,
@@ -48,11 +48,26 @@ interface LoadedScenario {
   deleted: boolean;
 }
 
+// Parsing a definition costs more than the rest of an answer, and every answer and move needs one: the parsed
+// definitions are kept by their exact JSON text, so an edited scenario can never be served from a stale parse.
+// They are shared between requests and never mutated.
+const PARSED_DEFINITIONS_KEPT = 64;
+const parsedDefinitions = new Map<string, ScenarioDefinition>();
+
+function parseDefinition(text: string): ScenarioDefinition {
+  const cached = parsedDefinitions.get(text);
+  if (cached) return cached;
+  const definition = JSON.parse(text) as ScenarioDefinition;
+  parsedDefinitions.set(text, definition);
+  if (parsedDefinitions.size > PARSED_DEFINITIONS_KEPT) parsedDefinitions.delete(parsedDefinitions.keys().next().value!);
+  return definition;
+}
+
 async function loadScenario(db: DbOrTrx, id: string): Promise<LoadedScenario | undefined> {
   const row = await findScenarioForRun(db, id);
   if (!row) return undefined;
   // The scenarios feature stores the checked, normalised definition (every option an object).
-  return { row, definition: JSON.parse(row.definition) as ScenarioDefinition, deleted: row.deleted_at !== null };
+  return { row, definition: parseDefinition(row.definition), deleted: row.deleted_at !== null };
 }
 
 /** "Phishing: Spearphishing Attachment" for T1566.001; the id itself when the dataset does not know it. */
@@ -213,7 +228,7 @@ async function lostRaceMessage(db: DbOrTrx, runId: string, fallback: string): Pr
 }
 
 /** Starts a run at the scenario's first step, recording its name and step count as they are now. */
-export async function startRun(db: Db, user: User, input: StartRunInput): Promise<RunState> {
+async function startRunOn(db: Db, user: User, input: StartRunInput): Promise<RunState> {
   const scenario = await loadScenario(db, input.scenarioId);
   if (!scenario || scenario.deleted) throw notFound(RUN_MESSAGES.scenarioNotFound);
   const first = scenario.definition.steps[0];
@@ -239,7 +254,7 @@ export async function startRun(db: Db, user: User, input: StartRunInput): Promis
   return describeRun(run, [], scenario, user);
 }
 
-export async function getRun(db: Db, viewer: User, id: string): Promise<RunState> {
+async function getRunOn(db: Db, viewer: User, id: string): Promise<RunState> {
   return loadRunState(db, await readableRun(db, viewer, id), viewer);
 }
 
@@ -247,7 +262,7 @@ export async function getRun(db: Db, viewer: User, id: string): Promise<RunState
  * Answers the run's current step. The server decides correctness and feedback; the decision, the score and
  * the technique counts are written in one transaction, and only the first answer to a step is taken.
  */
-export async function answerStep(db: Db, user: User, id: string, input: AnswerInput): Promise<AnswerResult> {
+async function answerStepOn(db: Db, user: User, id: string, input: AnswerInput): Promise<AnswerResult> {
   const run = await playableRun(db, user, id);
   const scenario = await liveScenario(db, run);
   if (input.stepId !== run.current_step_id) throw conflict(RUN_MESSAGES.notCurrentStep);
@@ -262,17 +277,16 @@ export async function answerStep(db: Db, user: User, id: string, input: AnswerIn
   const nextAction = nextActionOf(resolveNextStep(steps, step.id, input.optionIndex));
   const technique = techniqueKey(step);
 
-  await db.transaction().execute(async (trx) => {
+  const answered = await db.transaction().execute(async (trx) => {
     const at = nowIso();
-    const claimed = await claimCurrentStep(trx, { runId: run.id, stepId: step.id, optionIndex: input.optionIndex, at });
-    if (!claimed) throw conflict(await lostRaceMessage(trx, run.id, RUN_MESSAGES.alreadyAnswered));
-    // Read again under the claim: the score may have moved since the checks above (another tab, a Retry).
-    const fresh = (await findRun(trx, run.id))!;
+    // The claimed row is read under the claim: the score may have moved since the checks above (another tab, a Retry).
+    const fresh = await claimCurrentStepReturningRun(trx, { runId: run.id, stepId: step.id, optionIndex: input.optionIndex, at });
+    if (!fresh) throw conflict(await lostRaceMessage(trx, run.id, RUN_MESSAGES.alreadyAnswered));
     const scored = scoreAnswer(
       { score: fresh.score, techniqueCounts: parseTechniqueCounts(fresh.technique_counts) },
       { correct: verdict.correct, technique },
     );
-    await updateRunScore(trx, run.id, { score: scored.score, techniqueCounts: JSON.stringify(scored.techniqueCounts), at });
+    const updated = await updateRunScore(trx, run.id, { score: scored.score, techniqueCounts: JSON.stringify(scored.techniqueCounts), at });
     await insertDecision(trx, {
       run_id: run.id,
       seq: await nextDecisionSeq(trx, run.id),
@@ -285,9 +299,11 @@ export async function answerStep(db: Db, user: User, id: string, input: AnswerIn
       time_ms: input.timeMs,
       at,
     });
+    return updated;
   });
 
-  const state = await loadRunState(db, (await findRun(db, run.id))!, user);
+  // The run as this answer left it, drawn with the scenario already loaded above.
+  const state = describeRun(answered, await listDecisions(db, run.id), scenario, user);
   return { correct: verdict.correct, feedback: verdict.feedback, nextAction, score: state.score, run: state };
 }
 
@@ -295,7 +311,7 @@ export async function answerStep(db: Db, user: User, id: string, input: AnswerIn
  * Moves on after an answer by the shared step-flow rule: to the named or following step, back to the same
  * step for a Retry, or past the last step to completion.
  */
-export async function moveOn(db: Db, user: User, id: string): Promise<RunState> {
+async function moveOnOn(db: Db, user: User, id: string): Promise<RunState> {
   const run = await playableRun(db, user, id);
   const scenario = await liveScenario(db, run);
   if (run.current_answered !== 1 || run.last_option_index === null) throw conflict(RUN_MESSAGES.notAnswered);
@@ -304,7 +320,7 @@ export async function moveOn(db: Db, user: User, id: string): Promise<RunState> 
   if (!step?.options[run.last_option_index]) throw conflict(RUN_MESSAGES.scenarioChanged);
 
   const next = resolveNextStep(steps, step.id, run.last_option_index);
-  const moved = await moveRun(db, {
+  const moved = await moveRunReturningRun(db, {
     runId: run.id,
     fromStepId: step.id,
     optionIndex: run.last_option_index,
@@ -312,12 +328,32 @@ export async function moveOn(db: Db, user: User, id: string): Promise<RunState> 
     at: nowIso(),
   });
   if (!moved) throw conflict(await lostRaceMessage(db, run.id, RUN_MESSAGES.notAnswered));
-  return loadRunState(db, (await findRun(db, run.id))!, user);
+  return describeRun(moved, await listDecisions(db, run.id), scenario, user);
 }
 
 /** End Simulation: finishes at once with status ended; the score so far stays. */
-export async function endRun(db: Db, user: User, id: string): Promise<RunState> {
+async function endRunOn(db: Db, user: User, id: string): Promise<RunState> {
   const run = await playableRun(db, user, id);
-  if (!(await endRunRow(db, run.id, nowIso()))) throw conflict(RUN_MESSAGES.finished);
-  return loadRunState(db, (await findRun(db, run.id))!, user);
+  const ended = await endRunRow(db, run.id, nowIso());
+  if (!ended) throw conflict(RUN_MESSAGES.finished);
+  return loadRunState(db, ended, user);
 }
+
+// Each request of the run engine runs its queries on one connection held from start to finish. On SQLite (one
+// connection per process) a request then finishes before the next one starts, instead of every request in
+// flight taking turns query by query: under load the slowest answers come back sooner (bench/, answer path).
+// On PostgreSQL it takes one pool connection per request instead of one per query.
+export const startRun = (db: Db, user: User, input: StartRunInput): Promise<RunState> =>
+  db.connection().execute((connection) => startRunOn(connection, user, input));
+
+export const getRun = (db: Db, viewer: User, id: string): Promise<RunState> =>
+  db.connection().execute((connection) => getRunOn(connection, viewer, id));
+
+export const answerStep = (db: Db, user: User, id: string, input: AnswerInput): Promise<AnswerResult> =>
+  db.connection().execute((connection) => answerStepOn(connection, user, id, input));
+
+export const moveOn = (db: Db, user: User, id: string): Promise<RunState> =>
+  db.connection().execute((connection) => moveOnOn(connection, user, id));
+
+export const endRun = (db: Db, user: User, id: string): Promise<RunState> =>
+  db.connection().execute((connection) => endRunOn(connection, user, id));

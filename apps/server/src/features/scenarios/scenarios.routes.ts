@@ -6,10 +6,11 @@ import {
   scenarioListSchema,
   uploadScenarioResponseSchema,
 } from '@tradecraft/shared';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/database';
 import { currentUser } from '../auth/access';
+import { readUploadWithinLimit } from '../files/read-upload';
 import {
   deleteScenario,
   getScenarioFor,
@@ -23,22 +24,14 @@ const NO_FILE = { path: 'file', message: 'no file was sent; choose a scenario fi
 
 /**
  * The file from the multipart field `file`. The per-request limit stops reading at 1 MB: a larger file is
- * refused with 413 without ever being held whole.
+ * refused with 413 as soon as it passes 1 MB, without ever being held whole.
  */
-async function uploadedScenarioFile(request: FastifyRequest): Promise<UploadedScenarioFile> {
+async function uploadedScenarioFile(request: FastifyRequest, reply: FastifyReply): Promise<UploadedScenarioFile> {
   if (!request.isMultipart()) throw uploadRefused(400, [NO_FILE]);
   const part = await request.file({ limits: { fileSize: MAX_SCENARIO_FILE_BYTES } });
   if (!part || part.fieldname !== 'file') throw uploadRefused(400, [NO_FILE]);
-  let bytes: Buffer;
-  try {
-    bytes = await part.toBuffer();
-  } catch (error) {
-    if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-      throw uploadRefused(413, [{ path: '(file)', message: 'is larger than 1 MB' }]);
-    }
-    throw error;
-  }
-  if (part.file.truncated) throw uploadRefused(413, [{ path: '(file)', message: 'is larger than 1 MB' }]);
+  const bytes = await readUploadWithinLimit(part, request, reply);
+  if (!bytes) throw uploadRefused(413, [{ path: '(file)', message: 'is larger than 1 MB' }]);
   return { filename: part.filename, bytes };
 }
 
@@ -102,7 +95,7 @@ export const scenariosRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
     },
     async (request, reply) => {
       const admin = currentUser(request);
-      const file = await uploadedScenarioFile(request);
+      const file = await uploadedScenarioFile(request, reply);
       return reply.status(201).send(await uploadScenario(db, admin, file));
     },
   );

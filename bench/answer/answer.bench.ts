@@ -1,0 +1,178 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Dialect } from '../../apps/server/src/db/database';
+import { createBenchDatabase } from '../lib/database';
+import { log, PORTS, round, tempDir } from '../lib/env';
+import { categorizeCpuProfile, summarizeCpuProfile } from '../lib/profile';
+import { table, type Section, type Target } from '../lib/report';
+import { startServer, type RunningServer } from '../lib/server';
+import { createTrainees } from '../lib/trainees';
+import { runTraineeLoad, type LoadResult } from './load';
+
+export interface AnswerOptions {
+  quick: boolean;
+  dialects: Dialect[];
+  levels?: number[];
+  seconds?: number;
+  warmupSeconds?: number;
+  /** Also record a CPU profile of the product at 100 trainees on SQLite and list its hottest functions. */
+  profile?: boolean;
+  /** Another checkout's server entry (e.g. the code before a fix), measured instead of this one. */
+  productMain?: string;
+}
+
+interface Point extends LoadResult {
+  dialect: Dialect;
+  server: 'product' | 'baseline';
+}
+
+const TARGET_LEVEL = 100;
+
+export async function answerBenchmark(options: AnswerOptions): Promise<Section> {
+  const started = Date.now();
+  const levels = options.levels ?? [10, 100, 500];
+  const seconds = options.seconds ?? (options.quick ? 5 : 15);
+  const warmup = options.warmupSeconds ?? (options.quick ? 2 : 5);
+  const points: Point[] = [];
+  let profileSummary: string | null = null;
+
+  for (const dialect of options.dialects) {
+    const database = await createBenchDatabase(dialect, 'answer');
+    let product: RunningServer | undefined;
+    let baseline: RunningServer | undefined;
+    try {
+      const handle = await database.open();
+      const trainees = await createTrainees(handle.db, Math.max(...levels), 'answer');
+      await handle.db.destroy();
+      log(`answer/${dialect}: ${trainees.length} trainees seated; starting product and baseline`);
+      product = await startServer({ script: options.productMain, port: PORTS.answerProduct, env: database.env });
+      baseline = await startServer({ script: 'bench/answer/baseline-server.ts', port: PORTS.answerBaseline, env: database.env });
+      for (const level of levels) {
+        const group = trainees.slice(0, level);
+        for (const [name, server] of [
+          ['baseline', baseline],
+          ['product', product],
+        ] as const) {
+          const result = await runTraineeLoad({ url: server.url, trainees: group, seconds, warmupSeconds: warmup, serverPid: server.pid });
+          points.push({ dialect, server: name, ...result });
+          log(
+            `answer/${dialect} ${name} @${level}: ${result.requestsPerSecond} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, server cpu ${result.serverCpuMsPerRequest} ms/req, client cpu ${result.clientCpuMsPerRequest} ms/req, errors ${JSON.stringify(result.counters.errors)} ${JSON.stringify(result.byKind)}`,
+          );
+        }
+      }
+      if (options.profile && dialect === 'sqlite') {
+        await product.stop();
+        const profileDir = tempDir('cpu-profile');
+        product = await startServer({ port: PORTS.answerProduct, env: database.env, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] });
+        await runTraineeLoad({ url: product.url, trainees: trainees.slice(0, TARGET_LEVEL), seconds, warmupSeconds: warmup });
+        await product.stop();
+        product = undefined;
+        const file = fs.readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'));
+        if (file) profileSummary = `${categorizeCpuProfile(path.join(profileDir, file))}\n\n${summarizeCpuProfile(path.join(profileDir, file), 20)}`;
+      }
+    } finally {
+      await product?.stop();
+      await baseline?.stop();
+      await database.drop();
+    }
+  }
+  return answerSection(points, { quick: options.quick, seconds, warmup, started, profileSummary });
+}
+
+function answerSection(
+  points: Point[],
+  meta: { quick: boolean; seconds: number; warmup: number; started: number; profileSummary: string | null },
+): Section {
+  const find = (dialect: Dialect, server: Point['server'], level: number) =>
+    points.find((point) => point.dialect === dialect && point.server === server && point.trainees === level);
+  const rows: (string | number)[][] = [];
+  const targets: Target[] = [];
+  for (const point of points.filter((p) => p.server === 'product')) {
+    const base = find(point.dialect, 'baseline', point.trainees);
+    const ratio = base ? round(point.requestsPerSecond / base.requestsPerSecond, 2) : Number.NaN;
+    rows.push([
+      point.dialect,
+      point.trainees,
+      point.requestsPerSecond,
+      point.p50,
+      point.p99,
+      point.serverCpuMsPerRequest ?? '-',
+      base?.requestsPerSecond ?? '-',
+      base?.p50 ?? '-',
+      base?.p99 ?? '-',
+      base?.serverCpuMsPerRequest ?? '-',
+      ratio,
+      errorsText(point),
+      point.loadAverage,
+    ]);
+    if (point.dialect === 'sqlite' && point.trainees === TARGET_LEVEL) {
+      targets.push(
+        { name: `answer path, ${TARGET_LEVEL} trainees, SQLite: product / baseline req/s`, target: '≥ 0.5', measured: String(ratio), pass: ratio >= 0.5 },
+        { name: `answer path, ${TARGET_LEVEL} trainees, SQLite: product p99`, target: '< 50 ms', measured: `${point.p99} ms`, pass: point.p99 < 50 },
+      );
+    }
+  }
+  const mix = points.map((point) => [
+    point.dialect,
+    point.server,
+    point.trainees,
+    point.counters.start,
+    point.counters.answer,
+    point.counters.next,
+    point.counters.completedRuns,
+    point.connectionErrors + point.timeouts,
+  ]);
+  const markdown = [
+    `Simulated trainees, each one autocannon connection with its own session and run, start a run, answer the`,
+    `current step with a random option, move on (next step, Retry or completion) and start again, as fast as they`,
+    `can: ${meta.seconds} s measured after ${meta.warmup} s of warm-up, per point. The product is`,
+    '`apps/server/src/main.ts` (Fastify, run with tsx, LOG_LEVEL=warn); the baseline (`bench/answer/baseline-server.ts`)',
+    'is bare `node:http` with the same driver and the same SQL (session lookup; read run and scenario definition;',
+    'in one transaction the conditional claim, score update, next sequence number and decision insert), answering only',
+    'what the trainee needs. Requests are start + answer + next together; latency is per request, measured by the client.',
+    '',
+    table(
+      [
+        'database',
+        'trainees',
+        'product req/s',
+        'p50 ms',
+        'p99 ms',
+        'CPU ms/req',
+        'baseline req/s',
+        'p50 ms',
+        'p99 ms',
+        'CPU ms/req',
+        'ratio',
+        'product non-2xx',
+        'load avg',
+      ],
+      rows,
+    ),
+    '',
+    '"CPU ms/req" is the server process\'s own CPU time (user + system, from /proc) per request in the window: unlike',
+    'req/s it does not depend on what else the machine is running. "load avg" is the 1-minute load average at the end',
+    'of the product\'s window. Each trainee has one request outstanding at a time (a closed loop), so by Little\'s law',
+    'the mean latency is trainees / req/s: a p99 under 50 ms at 100 trainees needs about 2,500 req/s or more.',
+    '',
+    'Request mix per point (successful requests; connection errors include timeouts):',
+    '',
+    table(['database', 'server', 'trainees', 'starts', 'answers', 'nexts', 'runs finished', 'connection errors'], mix),
+    ...(meta.profileSummary ? ['', `Where the product spends its CPU at ${TARGET_LEVEL} trainees on SQLite (\`node --cpu-prof\`, self time; the profile includes start-up), and its hottest functions:`, '', meta.profileSummary] : []),
+  ].join('\n');
+  return {
+    id: 'answer',
+    title: 'Answer path against its limit',
+    date: new Date().toISOString(),
+    quick: meta.quick,
+    durationSeconds: (Date.now() - meta.started) / 1000,
+    targets,
+    markdown,
+    data: { points, seconds: meta.seconds, warmupSeconds: meta.warmup },
+  };
+}
+
+function errorsText(point: Point): string {
+  const entries = Object.entries(point.counters.errors);
+  return entries.length === 0 ? '0' : entries.map(([status, count]) => `${count}× ${status}`).join(', ');
+}
