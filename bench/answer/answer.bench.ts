@@ -120,7 +120,8 @@ function answerSection(
     point.counters.answer,
     point.counters.next,
     point.counters.completedRuns,
-    point.connectionErrors + point.timeouts,
+    point.connectionErrors,
+    point.listenOverflows ?? '-',
   ]);
   const markdown = [
     `Simulated trainees, each one autocannon connection with its own session and run, start a run, answer the`,
@@ -155,9 +156,12 @@ function answerSection(
     'of the product\'s window. Each trainee has one request outstanding at a time (a closed loop), so by Little\'s law',
     'the mean latency is trainees / req/s: a p99 under 50 ms at 100 trainees needs about 2,500 req/s or more.',
     '',
-    'Request mix per point (successful requests; connection errors include timeouts):',
+    'Request mix per point (successful requests in the window). Connection errors and listen-queue overflows count',
+    'the whole run, warm-up included: when 500 connections open at once to a busy server, the kernel drops what its',
+    "listen queue (Node's default backlog, 511) cannot hold, the client retries after 1 s, 3 s, 7 s, and a few of those",
+    'first requests pass autocannon\'s 10 s timeout.',
     '',
-    table(['database', 'server', 'trainees', 'starts', 'answers', 'nexts', 'runs finished', 'connection errors'], mix),
+    table(['database', 'server', 'trainees', 'starts', 'answers', 'nexts', 'runs finished', 'connection errors', 'listen overflows'], mix),
     ...(meta.profileSummary ? ['', `Where the product spends its CPU at ${TARGET_LEVEL} trainees on SQLite (\`node --cpu-prof\`, self time; the profile includes start-up), and its hottest functions:`, '', meta.profileSummary] : []),
   ].join('\n');
   return {

@@ -1,5 +1,5 @@
 import autocannon, { type AutocannonClient } from 'autocannon';
-import { processCpuMs, quantile, round } from '../lib/env';
+import { listenOverflows, processCpuMs, quantile, round } from '../lib/env';
 import { newCounters, TraineePlayer, type AckedAnswer, type PlayCounters, type PlayKind } from '../lib/play';
 import type { Trainee } from '../lib/trainees';
 
@@ -22,6 +22,8 @@ export interface LoadResult {
   clientCpuMsPerRequest: number;
   /** Socket errors and timeouts seen by autocannon over the whole run (a crash shows up here). */
   connectionErrors: number;
+  /** Connections the kernel dropped over the whole run because the server's listen queue was full. */
+  listenOverflows: number;
   timeouts: number;
   /** The machine's 1-minute load average when the window ended (other processes compete for the CPUs). */
   loadAverage: number;
@@ -107,6 +109,7 @@ export async function runTraineeLoad({
     },
   });
   onStart?.(() => instance.stop());
+  const overflowsBefore = listenOverflows();
 
   let serverCpuBefore: number | null = null;
   let clientCpuBefore = process.cpuUsage();
@@ -143,6 +146,7 @@ export async function runTraineeLoad({
       serverCpuBefore !== null && serverCpuAfter !== null && served > 0 ? round((serverCpuAfter - serverCpuBefore) / served, 3) : null,
     clientCpuMsPerRequest: round((clientCpu.user + clientCpu.system) / 1000 / Math.max(1, latencies.length), 3),
     connectionErrors: result.errors,
+    listenOverflows: listenOverflows() - overflowsBefore,
     timeouts: result.timeouts,
     loadAverage: round((await import('node:os')).loadavg()[0]!, 2),
   };

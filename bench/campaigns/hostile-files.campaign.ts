@@ -1,4 +1,4 @@
-import http from 'node:http';
+import net from 'node:net';
 import sharp from 'sharp';
 import { createBenchDatabase } from '../lib/database';
 import { log, PORTS, round, sleep } from '../lib/env';
@@ -249,35 +249,57 @@ interface Sent {
   sentBytes: number;
 }
 
-/** Sends a request whose body is a whole buffer or is generated chunk by chunk until the server answers. */
+/**
+ * Sends a request whose body is a whole buffer or is generated chunk by chunk until the server answers. A raw
+ * socket, so that the answer is read even when the server closes the connection while the body is still being
+ * written (an HTTP client library gives up on the write error and drops the answer it already received).
+ */
 function send(server: RunningServer, cookie: string, hostile: HostileCase, whole: { bytes: Buffer; contentType: string } | null): Promise<Sent> {
   return new Promise((resolve) => {
     const started = performance.now();
     let sentBytes = 0;
     let answered = false;
+    let writing = true;
+    const received: Buffer[] = [];
     const isJson = hostile.path === '/api/profile';
     const contentType = whole?.contentType ?? (isJson ? 'application/json' : `multipart/form-data; boundary=${BOUNDARY}`);
-    const headers: Record<string, string | number> = { cookie, origin: server.url, 'content-type': contentType };
-    if (whole) headers['content-length'] = whole.bytes.length;
-    else if (hostile.declareLength) headers['content-length'] = hostile.streamBytes!;
-    const request = http.request(`${server.url}${hostile.path}`, { method: hostile.method, headers, agent: false });
-    const finish = (status: number | null, body: string) => {
+    const length = whole ? whole.bytes.length : hostile.declareLength ? hostile.streamBytes! : null;
+    const head =
+      `${hostile.method} ${hostile.path} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nCookie: ${cookie}\r\nOrigin: ${server.url}\r\n` +
+      `Content-Type: ${contentType}\r\n${length !== null ? `Content-Length: ${length}` : 'Transfer-Encoding: chunked'}\r\nConnection: close\r\n\r\n`;
+    const socket = net.connect(server.port, '127.0.0.1');
+    const finish = () => {
       if (answered) return;
       answered = true;
-      resolve({ status, body, ms: Math.round(performance.now() - started), sentBytes });
-      request.destroy();
+      writing = false;
+      const text = Buffer.concat(received).toString('utf8');
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(text)?.[1];
+      const bodyStart = text.indexOf('\r\n\r\n');
+      let body = bodyStart >= 0 ? text.slice(bodyStart + 4) : text;
+      if (/transfer-encoding: chunked/i.test(text.slice(0, bodyStart))) body = body.replace(/^[0-9a-f]+\r\n/i, '').replace(/\r\n0\r\n\r\n$/, '');
+      resolve({ status: status ? Number(status) : null, body: status ? body : `no answer: ${text.slice(0, 100) || 'connection closed'}`, ms: Math.round(performance.now() - started), sentBytes });
+      socket.destroy();
     };
-    request.on('response', (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => finish(response.statusCode ?? null, Buffer.concat(chunks).toString('utf8')));
-      response.on('error', () => finish(response.statusCode ?? null, Buffer.concat(chunks).toString('utf8')));
+    socket.on('data', (chunk: Buffer) => {
+      received.push(chunk);
+      writing = false; // the server has answered: stop sending
+      const text = Buffer.concat(received).toString('latin1');
+      const headerEnd = text.indexOf('\r\n\r\n');
+      const declared = /content-length: (\d+)/i.exec(text.slice(0, headerEnd))?.[1];
+      if (headerEnd >= 0 && declared !== undefined && Buffer.concat(received).length >= headerEnd + 4 + Number(declared)) finish();
     });
-    request.on('error', (error) => finish(null, `connection error: ${error.message}`));
-    request.setTimeout(60_000, () => finish(null, 'no answer within 60 s'));
+    socket.on('end', finish);
+    socket.on('close', finish);
+    socket.on('error', () => {
+      writing = false; // a reset while writing: what was received is still read above
+    });
+    socket.setTimeout(60_000, finish);
+    const chunked = length === null;
+    const frame = (piece: Buffer) => (chunked ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')]) : piece);
+    socket.write(head);
     if (whole) {
       sentBytes = whole.bytes.length;
-      request.end(whole.bytes);
+      socket.write(whole.bytes);
       return;
     }
     // The generated stream: a multipart (or JSON) opening, then zeros, 64 kB at a time, until answered or done.
@@ -285,22 +307,20 @@ function send(server: RunningServer, cookie: string, hostile: HostileCase, whole
       ? Buffer.from('{"firstName":"')
       : Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="huge.bin"\r\nContent-Type: image/png\r\n\r\n`);
     const chunk = Buffer.alloc(64 * 1024, isJson ? 0x61 : 0);
-    const write = () => {
-      if (sentBytes === 0) {
-        sentBytes += opening.length;
-        request.write(opening);
-      }
-      while (!answered && sentBytes < hostile.streamBytes!) {
+    sentBytes += opening.length;
+    socket.write(frame(opening));
+    const pump = () => {
+      while (writing && sentBytes < hostile.streamBytes!) {
         const piece = chunk.subarray(0, Math.min(chunk.length, hostile.streamBytes! - sentBytes));
         sentBytes += piece.length;
-        if (!request.write(piece)) {
-          request.once('drain', write);
+        if (!socket.write(frame(piece))) {
+          socket.once('drain', pump);
           return;
         }
       }
-      if (!answered) request.end();
+      if (writing && chunked) socket.write('0\r\n\r\n');
     };
-    write();
+    pump();
   });
 }
 

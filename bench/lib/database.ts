@@ -23,8 +23,8 @@ export async function postgresAvailable(): Promise<string | null> {
   const client = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 3000 });
   try {
     await client.connect();
-    const result = await client.query<{ version: string }>('show server_version');
-    return result.rows[0]?.version ?? 'unknown';
+    const result = await client.query<{ server_version: string }>('show server_version');
+    return result.rows[0]?.server_version ?? 'unknown';
   } catch {
     return null;
   } finally {

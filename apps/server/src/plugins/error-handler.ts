@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../errors';
+import { closeAfterAnswer } from './lingering-close';
 
 interface ValidationIssue {
   path: string;
@@ -38,6 +39,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
+      // A body over the limit is refused while the client may still be sending it: close without a reset.
+      if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') closeAfterAnswer(request, reply);
       // Fastify's own client errors: bad JSON, body too large, unsupported media type, and the like.
       return reply.status(status).send({ error: clientErrorMessage(error) });
     }

@@ -1,8 +1,6 @@
 import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-
-/** How long a refused upload's connection keeps swallowing what the client still sends before it is closed. */
-const LINGER_MS = 2000;
+import { closeAfterAnswer } from '../../plugins/lingering-close';
 
 /**
  * The bytes of an uploaded file, or null as soon as it passes the multipart size limit. The plugin's
@@ -24,19 +22,4 @@ export function readUploadWithinLimit(part: MultipartFile, request: FastifyReque
     part.file.once('end', () => (part.file.truncated ? tooLarge() : resolve(Buffer.concat(chunks))));
     part.file.once('error', reject);
   });
-}
-
-/**
- * Answers with `Connection: close`. Node would then reset the connection at once while the client is still
- * sending, and a reset can throw the answer away before the client reads it; instead the server stops
- * writing, swallows what still arrives for a moment (a lingering close), then closes.
- */
-function closeAfterAnswer(request: FastifyRequest, reply: FastifyReply): void {
-  void reply.header('connection', 'close');
-  const socket = request.raw.socket;
-  socket.destroySoon = () => {
-    socket.end();
-    socket.resume();
-    setTimeout(() => socket.destroy(), LINGER_MS).unref();
-  };
 }
