@@ -1,5 +1,6 @@
 // `npm run bench [-- <part>...] [--quick] [--db sqlite|postgres|both] ...`: runs the benchmarks and the
 // resilience campaigns and writes bench/results/latest.md. See bench/README.md for every option.
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import SQLite from 'better-sqlite3';
 import type { Dialect } from '../apps/server/src/db/database';
@@ -10,7 +11,7 @@ import { hostileFilesCampaign } from './campaigns/hostile-files.campaign';
 import { browserBenchmark } from './browser/browser.bench';
 import { pagesBenchmark } from './pages/pages.bench';
 import { postgresAvailable } from './lib/database';
-import { log } from './lib/env';
+import { log, RESULTS_DIR } from './lib/env';
 import { saveSection, SECTION_ORDER, writeLatest, type Section, type SectionId } from './lib/report';
 
 const { values, positionals } = parseArgs({
@@ -125,7 +126,7 @@ async function main(): Promise<void> {
   }
   const command = `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`;
   writeLatest({ sqlite: sqliteVersion, postgres: pgVersion }, command);
-  log(`done in ${Math.round((Date.now() - startedAll) / 1000)} s: bench/results/latest.md`);
+  log(`done in ${Math.round((Date.now() - startedAll) / 1000)} s: ${path.join(RESULTS_DIR, 'latest.md')}`);
 }
 
 main().catch((error: unknown) => {

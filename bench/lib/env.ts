@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 
 /** The repository root (bench/ sits right under it). */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const RESULTS_DIR = path.join(ROOT, 'bench', 'results');
+export const RESULTS_DIR = process.env.BENCH_RESULTS_DIR ?? path.join(ROOT, 'bench', 'results');
 
 /** Ports reserved for the benchmarks (4900-4949); each benchmark has its own, so they never collide. */
 export const PORTS = {
