@@ -6,41 +6,26 @@ import {
 } from '@tradecraft/shared';
 import { Alert, Anchor, Button, PasswordInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
-import { useState, type FormEvent } from 'react';
+import type { FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { paths } from '../../../app/paths';
+import { useFormFields } from '../../../ui/use-form-fields';
 import { useRegister } from '../api/register';
 import { AuthFrame } from '../components/auth-frame';
 import { PasswordStrengthBar } from '../components/password-strength-bar';
 
 const EMPTY = { firstName: '', lastName: '', designation: '', email: '', password: '' };
-type Field = keyof typeof EMPTY;
 
 export default function RegisterPage() {
-  const [values, setValues] = useState(EMPTY);
-  const [fieldErrors, setFieldErrors] = useState<Partial<Record<Field, string>>>({});
+  const { values, fieldErrors, set, validate } = useFormFields(EMPTY);
   const register = useRegister();
   const navigate = useNavigate();
 
-  const set = (field: Field) => (event: React.ChangeEvent<HTMLInputElement>) => {
-    const value = event.currentTarget.value;
-    setValues((current) => ({ ...current, [field]: value }));
-    setFieldErrors((current) => ({ ...current, [field]: undefined }));
-  };
-
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const parsed = registerInputSchema.safeParse(values);
-    if (!parsed.success) {
-      const errors: Partial<Record<Field, string>> = {};
-      for (const issue of parsed.error.issues) {
-        const field = issue.path[0] as Field;
-        errors[field] ??= issue.message;
-      }
-      setFieldErrors(errors);
-      return;
-    }
-    register.mutate(parsed.data, {
+    const input = validate(registerInputSchema);
+    if (!input) return;
+    register.mutate(input, {
       onSuccess: () => void navigate(paths.login, { state: { registered: true } }),
     });
   };

@@ -19,7 +19,8 @@ import {
   Title,
 } from '@mantine/core';
 import { IconAlertCircle, IconCircleCheck, IconPhotoUp } from '@tabler/icons-react';
-import { useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
+import { useFormFields } from '../../../ui/use-form-fields';
 import { useProfile } from '../api/get-profile';
 import { useUpdateProfile } from '../api/update-profile';
 import { useUploadProfilePhoto } from '../api/upload-profile-photo';
@@ -29,7 +30,6 @@ import { UserAvatar } from '../components/user-avatar';
 const SAVED_MESSAGE_MS = 3000;
 const ACCEPT = 'image/png,image/jpeg,image/webp,image/gif';
 
-type Field = 'firstName' | 'lastName' | 'designation';
 
 function ProfilePhoto({ profile }: { profile: Profile }) {
   const upload = useUploadProfilePhoto();
@@ -72,12 +72,11 @@ function ProfilePhoto({ profile }: { profile: Profile }) {
 }
 
 function ProfileForm({ profile }: { profile: Profile }) {
-  const [values, setValues] = useState({
+  const { values, setValues, fieldErrors, set, validate } = useFormFields({
     firstName: profile.firstName,
     lastName: profile.lastName,
     designation: profile.designation,
   });
-  const [fieldErrors, setFieldErrors] = useState<Partial<Record<Field, string>>>({});
   const [saved, setSaved] = useState(false);
   const update = useUpdateProfile();
 
@@ -87,23 +86,12 @@ function ProfileForm({ profile }: { profile: Profile }) {
     return () => window.clearTimeout(timer);
   }, [saved]);
 
-  const set = (field: Field) => (event: ChangeEvent<HTMLInputElement>) => {
-    const value = event.currentTarget.value;
-    setValues((current) => ({ ...current, [field]: value }));
-    setFieldErrors((current) => ({ ...current, [field]: undefined }));
-  };
-
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setSaved(false);
-    const parsed = updateProfileInputSchema.safeParse(values);
-    if (!parsed.success) {
-      const errors: Partial<Record<Field, string>> = {};
-      for (const issue of parsed.error.issues) errors[issue.path[0] as Field] ??= issue.message;
-      setFieldErrors(errors);
-      return;
-    }
-    update.mutate(parsed.data, {
+    const input = validate(updateProfileInputSchema);
+    if (!input) return;
+    update.mutate(input, {
       onSuccess: (next) => {
         setValues({ firstName: next.firstName, lastName: next.lastName, designation: next.designation });
         setSaved(true);

@@ -1,7 +1,8 @@
 import { passwordChangeInputSchema } from '@tradecraft/shared';
 import { Alert, Button, Group, Modal, PasswordInput, Stack, Text } from '@mantine/core';
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
-import { useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useEffect, type FormEvent } from 'react';
+import { useFormFields } from '../../../ui/use-form-fields';
 import { PasswordStrengthBar } from '../../auth/components/password-strength-bar';
 import { useChangePassword } from '../api/change-password';
 
@@ -10,11 +11,9 @@ export const CLOSE_AFTER_SUCCESS_MS = 1500;
 export const PASSWORD_UPDATED_MESSAGE = 'Password updated successfully.';
 
 const EMPTY = { currentPassword: '', newPassword: '', confirmPassword: '' };
-type Field = keyof typeof EMPTY;
 
 function ResetPasswordForm({ onClose }: { onClose: () => void }) {
-  const [values, setValues] = useState(EMPTY);
-  const [fieldErrors, setFieldErrors] = useState<Partial<Record<Field, string>>>({});
+  const { values, fieldErrors, set, validate } = useFormFields(EMPTY);
   const change = useChangePassword();
 
   useEffect(() => {
@@ -23,24 +22,13 @@ function ResetPasswordForm({ onClose }: { onClose: () => void }) {
     return () => window.clearTimeout(timer);
   }, [change.isSuccess, onClose]);
 
-  const set = (field: Field) => (event: ChangeEvent<HTMLInputElement>) => {
-    const value = event.currentTarget.value;
-    setValues((current) => ({ ...current, [field]: value }));
-    setFieldErrors((current) => ({ ...current, [field]: undefined }));
-  };
-
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (change.isPending || change.isSuccess) return;
     change.reset();
-    const parsed = passwordChangeInputSchema.safeParse(values);
-    if (!parsed.success) {
-      const errors: Partial<Record<Field, string>> = {};
-      for (const issue of parsed.error.issues) errors[issue.path[0] as Field] ??= issue.message;
-      setFieldErrors(errors);
-      return;
-    }
-    change.mutate(parsed.data);
+    const input = validate(passwordChangeInputSchema);
+    if (!input) return;
+    change.mutate(input);
   };
 
   return (
