@@ -4,7 +4,7 @@ import type { Db } from '../../apps/server/src/db/database';
 import type { Insertable } from 'kysely';
 import type { NewUser, SessionsTable } from '../../apps/server/src/db/schema';
 import { hashPassword } from '../../apps/server/src/features/auth/passwords';
-import { hashToken, SESSION_ABSOLUTE_MS, SESSION_COOKIE } from '../../apps/server/src/features/auth/sessions';
+import { hashToken, SESSION_ABSOLUTE_MS, SESSION_COOKIE } from '../../apps/server/src/plugins/sessions.repository';
 import { loadBuiltinScenarios } from '../../apps/server/src/features/scenarios/scenarios.loader';
 
 export interface Trainee {
@@ -22,7 +22,7 @@ const BATCH = 200;
 
 /**
  * Trainees straight in the database, each signed in: a student account plus a session row made exactly as
- * features/auth/sessions.ts makes one (a random 256-bit token; only its SHA-256 is stored). The sign-in API
+ * plugins/sessions.repository.ts makes one (a random 256-bit token; only its SHA-256 is stored). The sign-in API
  * would do the same but allows 120 sign-ins a minute per address, too few to seat 500 trainees quickly.
  */
 export async function createTrainees(db: Db, count: number, label: string): Promise<Trainee[]> {

@@ -3,7 +3,7 @@ import { ensureAdmin } from './bootstrap';
 import { ConfigError, loadConfig, type Config } from './config';
 import { migrateToLatest, openDatabase } from './db/database';
 import { deleteExpiredRateLimits } from './features/auth/rate-limit';
-import { deleteExpiredSessions } from './features/auth/sessions';
+import { deleteExpiredSessions } from './plugins/sessions.repository';
 import { loadBuiltinScenarios } from './features/scenarios/scenarios.loader';
 
 const HOUSEKEEPING_INTERVAL_MS = 10 * 60 * 1000;

@@ -10,7 +10,7 @@ import { loadConfig, type Config } from '../src/config';
 import { migrateToLatest, openDatabase, type Db, type Dialect } from '../src/db/database';
 import type { User } from '../src/db/schema';
 import { hashPassword } from '../src/features/auth/passwords';
-import { SESSION_COOKIE } from '../src/features/auth/sessions';
+import { SESSION_COOKIE } from '../src/plugins/sessions.repository';
 
 export const ORIGIN = 'http://localhost:8080';
 export const PASSWORD = 'Str0ng!Pass';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { sql } from 'kysely';
-import { createSession } from '../../src/features/auth/sessions';
+import { createSession } from '../../src/plugins/sessions.repository';
 import type { TestApp } from '../helper';
 import { ORIGIN } from '../helper';
 

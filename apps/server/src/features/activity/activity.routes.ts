@@ -8,7 +8,7 @@ import {
 } from '@tradecraft/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/database';
-import { currentUser } from '../auth/access';
+import { currentUser } from '../../plugins/access';
 import { loginActivityCsv, loginActivityPage, loginActivityStats } from './activity.service';
 
 /** User Monitoring: the sign-in events the auth routes record, for admins. */

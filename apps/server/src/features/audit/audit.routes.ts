@@ -1,7 +1,7 @@
 import { auditExportQuerySchema, auditLogQuerySchema, auditPageSchema } from '@tradecraft/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/database';
-import { currentUser } from '../auth/access';
+import { currentUser } from '../../plugins/access';
 import { AUDIT_EXPORT_FILENAME } from './audit-export';
 import { auditLogPage, exportAuditLog } from './audit.service';
 

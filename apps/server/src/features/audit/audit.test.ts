@@ -4,7 +4,7 @@ import { AUDIT_EXPORT_MESSAGES, type AuditPage } from '@tradecraft/shared';
 import ExcelJS from 'exceljs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helper';
-import { SESSION_COOKIE } from '../auth/sessions';
+import { SESSION_COOKIE } from '../../plugins/sessions.repository';
 
 let t: TestApp;
 let admin: Awaited<ReturnType<TestApp['userWithSession']>>;

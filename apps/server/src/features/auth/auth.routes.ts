@@ -11,9 +11,9 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
 import { toSessionUser } from '../users/users.repository';
-import { currentUser } from './access';
+import { currentUser } from '../../plugins/access';
 import { changePassword, registerUser, signIn, signOut, type Client } from './auth.service';
-import { SESSION_ABSOLUTE_MS, SESSION_COOKIE } from './sessions';
+import { SESSION_ABSOLUTE_MS, SESSION_COOKIE } from '../../plugins/sessions.repository';
 
 export interface AuthRoutesOptions {
   db: Db;

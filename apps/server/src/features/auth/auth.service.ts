@@ -19,7 +19,7 @@ import {
   consumeRateLimit,
   incrementRateLimit,
 } from './rate-limit';
-import { createSession, deleteSession, deleteUserSessions, type NewSession } from './sessions';
+import { createSession, deleteSession, deleteUserSessions, type NewSession } from '../../plugins/sessions.repository';
 
 export interface Client {
   ip: string | null;

@@ -1,7 +1,7 @@
 import { AUTH_MESSAGES, NEW_PASSWORD_RULE_MESSAGE, PASSWORD_RULE_MESSAGE, PASSWORDS_DO_NOT_MATCH_MESSAGE } from '@tradecraft/shared';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, PASSWORD, type TestApp } from '../../../test/helper';
-import { SESSION_COOKIE } from './sessions';
+import { SESSION_COOKIE } from '../../plugins/sessions.repository';
 
 const registration = {
   firstName: 'Ada',

@@ -2,7 +2,7 @@ import type { OutgoingHttpHeaders } from 'node:http';
 import { notificationListSchema, okSchema } from '@tradecraft/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/database';
-import { currentUser } from '../auth/access';
+import { currentUser } from '../../plugins/access';
 import { NotificationHub, registerHub, unregisterHub } from './notifications.hub';
 import { isSessionLive } from './notifications.repository';
 import { markNotificationsRead, notificationsOf } from './notifications.service';

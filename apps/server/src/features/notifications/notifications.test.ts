@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, ORIGIN, PASSWORD, usingPostgres, type TestApp } from '../../../test/helper';
 import { buildApp } from '../../app';
 import { openDatabase, type Db } from '../../db/database';
-import { SESSION_COOKIE } from '../auth/sessions';
+import { SESSION_COOKIE } from '../../plugins/sessions.repository';
 
 const opened: { close(): Promise<unknown> }[] = [];
 afterEach(async () => {

@@ -9,7 +9,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
 import { AppError, badRequest } from '../../errors';
-import { currentUser } from '../auth/access';
+import { currentUser } from '../../plugins/access';
 import { readUploadWithinLimit } from '../files/read-upload';
 import { getProfilePhoto, profileOf, replaceProfilePhoto, updateProfile } from './profile.service';
 

@@ -3,7 +3,7 @@ import { PROFILE_MESSAGES } from '@tradecraft/shared';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, ORIGIN, type TestApp } from '../../../test/helper';
-import { SESSION_COOKIE } from '../auth/sessions';
+import { SESSION_COOKIE } from '../../plugins/sessions.repository';
 
 let t: TestApp;
 beforeEach(async () => {

@@ -15,7 +15,7 @@ import {
 } from '@tradecraft/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/database';
-import { currentUser } from '../auth/access';
+import { currentUser } from '../../plugins/access';
 import { userProgress } from './progress.service';
 import { runReport, runTimeline } from './run-report.service';
 import { skills, skillsLayer } from './skills.service';

@@ -7,7 +7,7 @@ import {
 } from '@tradecraft/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/database';
-import { currentUser } from '../auth/access';
+import { currentUser } from '../../plugins/access';
 import { answerStep, endRun, getRun, moveOn, startRun } from './runs.service';
 
 /**

@@ -9,7 +9,7 @@ import {
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/database';
-import { currentUser } from '../auth/access';
+import { currentUser } from '../../plugins/access';
 import { readUploadWithinLimit } from '../files/read-upload';
 import {
   deleteScenario,

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, ORIGIN, type TestApp } from '../../../test/helper';
-import { SESSION_COOKIE } from '../auth/sessions';
+import { SESSION_COOKIE } from '../../plugins/sessions.repository';
 import { loadBuiltinScenarios } from './scenarios.loader';
 
 const FIXTURES = fileURLToPath(new URL('./fixtures/', import.meta.url));

@@ -17,7 +17,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
-import { currentUser } from '../auth/access';
+import { currentUser } from '../../plugins/access';
 import { dashboardCounts, listManagedUsers, listPendingUsers, toManagedUser, toSessionUser, userStats } from './users.repository';
 import { approveUser, rejectUser, updateUser } from './users.service';
 

@@ -5,7 +5,7 @@ import type { Db } from '../../db/database';
 import type { User } from '../../db/schema';
 import { conflict, forbidden, notFound } from '../../errors';
 import { recordAudit } from '../audit/audit.service';
-import { deleteUserSessions } from '../auth/sessions';
+import { deleteUserSessions } from '../../plugins/sessions.repository';
 import { findUserById, findUserForUpdate, lockActiveAdminIds, updateUserFields } from './users.repository';
 
 const PENDING_SCREEN = 'Pending Approvals';

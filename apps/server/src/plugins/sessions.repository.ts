@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { isoFromNow, nowIso } from '../../clock';
-import type { DbOrTrx } from '../../db/database';
-import type { User } from '../../db/schema';
+import { isoFromNow, nowIso } from '../clock';
+import type { DbOrTrx } from '../db/database';
+import type { User } from '../db/schema';
 
 export const SESSION_COOKIE = 'tc_session';
 /** A session ends after this long without a request... */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/helper';
+import { createTestApp, type TestApp } from '../../test/helper';
 import type { Access } from './access';
-import { createSession } from './sessions';
+import { createSession } from './sessions.repository';
 
 /**
  * Who may call each API route. A route missing here fails the test, so every new route must say who may

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Db } from '../../db/database';
-import type { User } from '../../db/schema';
-import { forbidden, unauthorized } from '../../errors';
-import { loadSession, SESSION_COOKIE } from './sessions';
+import type { Db } from '../db/database';
+import type { User } from '../db/schema';
+import { forbidden, unauthorized } from '../errors';
+import { loadSession, SESSION_COOKIE } from './sessions.repository';
 
 /** Who may call a route. Every /api route must declare one; the app refuses to start otherwise. */
 export type Access = 'public' | 'signedIn' | 'admin';
