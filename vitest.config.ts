@@ -17,6 +17,7 @@ export default defineConfig({
           name: 'server',
           include: ['apps/server/src/**/*.test.ts'],
           environment: 'node',
+          setupFiles: ['apps/server/test/setup.ts'],
           testTimeout: 20_000,
           hookTimeout: 30_000,
         },

@@ -1,4 +1,4 @@
-// `npm test`: type-check, lint, unit and API tests (SQLite, then PostgreSQL when TEST_DATABASE_URL is set),
+// `npm test`: type-check, lint (code, then the OpenAPI document), unit and API tests (SQLite, then PostgreSQL when TEST_DATABASE_URL is set),
 // then the browser tests against the production build. Ends with one line: `N passed, N failed`.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -47,6 +47,7 @@ delete withoutPg.TEST_DATABASE_URL;
 
 run('type-check', 'npm', ['run', '--silent', 'typecheck']);
 run('lint', 'npm', ['run', '--silent', 'lint']);
+run('OpenAPI lint', 'npm', ['run', '--silent', 'lint:api']);
 
 const sqliteReport = path.join(reports, 'vitest-sqlite.json');
 console.log('\n=== unit and API tests (SQLite) ===');

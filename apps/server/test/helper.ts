@@ -49,6 +49,52 @@ const cachedHash = (password: string) => {
 
 let userCounter = 0;
 
+/** Answers whose status the route's operation in the OpenAPI document does not declare, not yet reported. */
+const undeclaredStatuses: string[] = [];
+
+/**
+ * Records every /api answer whose status its operation does not declare, so the document cannot drift from
+ * what the routes do. The setup file fails the test that caused one (and close() whatever is left).
+ */
+function watchDeclaredStatuses(app: FastifyInstance): void {
+  let declared: Map<string, Set<string>> | undefined;
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url;
+    if (!route?.startsWith('/api/') || request.method === 'HEAD') return;
+    declared ??= declaredStatusesOf(app.swagger() as { paths?: Record<string, Record<string, { responses?: object }>> });
+    const operation = `${request.method} ${route.replace(/:(\w+)/g, '{$1}')}`;
+    const statuses = declared.get(operation);
+    if (statuses && !statuses.has(String(reply.statusCode))) {
+      undeclaredStatuses.push(`${operation} answered ${reply.statusCode}, which its operation does not declare`);
+    }
+  });
+}
+
+function declaredStatusesOf(document: { paths?: Record<string, Record<string, { responses?: object }>> }): Map<string, Set<string>> {
+  const declared = new Map<string, Set<string>>();
+  for (const [url, operations] of Object.entries(document.paths ?? {})) {
+    for (const [method, operation] of Object.entries(operations)) {
+      declared.set(`${method.toUpperCase()} ${url}`, new Set(Object.keys(operation.responses ?? {})));
+    }
+  }
+  return declared;
+}
+
+/** Statuses the current test causes on purpose (a 500 from a database it broke), forgotten after the test. */
+const allowedStatuses = new Set<number>();
+
+/** Lets the current test make routes answer this status without failing the declared-status check. */
+export function allowUndeclaredStatus(status: number): void {
+  allowedStatuses.add(status);
+}
+
+/** Throws (and forgets them) when any answer so far had an undeclared status that the test did not allow. */
+export function assertDeclaredStatuses(): void {
+  const found = undeclaredStatuses.splice(0).filter((entry) => ![...allowedStatuses].some((status) => entry.includes(` answered ${status},`)));
+  allowedStatuses.clear();
+  if (found.length > 0) throw new Error(`Undeclared response status:\n  ${[...new Set(found)].join('\n  ')}`);
+}
+
 /** A freshly migrated database of its own (a SQLite file, or a PostgreSQL schema) and the app on it. */
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const config = loadConfig({ PUBLIC_ORIGIN: ORIGIN, WEB_DIST_DIR: path.join(os.tmpdir(), 'tradecraft-no-web'), ...env });
@@ -84,6 +130,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     throw error;
   }
   const app = await buildApp({ config, db, dialect });
+  watchDeclaredStatuses(app);
   await app.ready();
 
   const request = ({ method, url, body, cookie, headers = {} }: TestRequest) =>
@@ -144,6 +191,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     },
     async close() {
       await app.close();
+      assertDeclaredStatuses();
       await db.destroy().catch(() => undefined); // a test may have destroyed it on purpose
       await cleanup();
     },

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, HTTPMethods } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { AppError } from '../errors';
 import { closeAfterAnswer } from './lingering-close';
@@ -55,6 +55,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
       (request.method === 'GET' || request.method === 'HEAD') && !pathname.startsWith('/api') && !/\.[a-z0-9]+$/i.test(pathname);
     // Client routes of the SPA (and unknown pages, which the SPA answers with 'Page Not Found').
     if (isPage && app.sendSpaIndex) return app.sendSpaIndex(reply);
+    // The old trailing-slash forms (/api/users/, /api/runs/, ...) keep working for one release, then go.
+    const withoutSlash = pathname.replace(/\/+$/, '');
+    if (pathname.startsWith('/api/') && withoutSlash !== pathname && app.hasRoute({ method: request.method as HTTPMethods, url: withoutSlash })) {
+      return reply.redirect(`${withoutSlash}${request.url.slice(pathname.length)}`, 308);
+    }
     return reply.status(404).send({ error: `No route ${request.method} ${request.url.split('?')[0]}.` });
   });
 }

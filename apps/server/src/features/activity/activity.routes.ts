@@ -9,6 +9,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/database';
 import { currentUser } from '../../plugins/access';
+import { fileResponse } from '../../plugins/docs';
 import { loginActivityCsv, loginActivityPage, loginActivityStats } from './activity.service';
 
 /** User Monitoring: the sign-in events the auth routes record, for admins. */
@@ -19,7 +20,11 @@ export const activityRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       config: { access: 'admin' },
       schema: {
         tags: ['activity'],
-        summary: 'Sign-in events: email contains (case-insensitive), event, date range (whole days in tz), sort, paging',
+        operationId: 'listSignInEvents',
+        summary: 'List sign-in events',
+        description:
+          'User Monitoring: sign-in events filtered by email (contains, case-insensitive), event and date range (whole ' +
+          'days in the `tz` offset), sorted and paged.',
         querystring: loginActivityQuerySchema,
         response: { 200: loginActivityPageSchema },
       },
@@ -33,7 +38,9 @@ export const activityRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       config: { access: 'admin' },
       schema: {
         tags: ['activity'],
-        summary: "Counts for the User Monitoring cards; 'today' is the day in the tz offset given (UTC by default)",
+        operationId: 'getSignInStats',
+        summary: 'Sign-in counts',
+        description: "Counts for the User Monitoring cards; 'today' is the day in the `tz` offset given (UTC by default).",
         querystring: loginActivityStatsQuerySchema,
         response: { 200: loginActivityStatsSchema },
       },
@@ -47,8 +54,15 @@ export const activityRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       config: { access: 'admin' },
       schema: {
         tags: ['activity'],
-        summary: `${LOGIN_ACTIVITY_CSV_FILENAME}: Email, Role, Event, Timestamp of every event matching the filters, newest first`,
+        operationId: 'exportSignInEventsCsv',
+        summary: 'Export sign-in events as CSV',
+        description:
+          `${LOGIN_ACTIVITY_CSV_FILENAME}: Email, Role, Event, Timestamp of every event matching the filters, newest ` +
+          'first (UTF-8 with a byte-order mark; audited).',
         querystring: loginActivityFilterSchema,
+        response: {
+          200: fileResponse({ mediaType: 'text/csv', filename: LOGIN_ACTIVITY_CSV_FILENAME, description: 'The CSV file.' }),
+        },
       },
     },
     async (request, reply) => {

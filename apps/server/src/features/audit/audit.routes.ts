@@ -2,6 +2,7 @@ import { auditExportQuerySchema, auditLogQuerySchema, auditPageSchema } from '@t
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/database';
 import { currentUser } from '../../plugins/access';
+import { fileResponse, XLSX_MEDIA_TYPE } from '../../plugins/docs';
 import { AUDIT_EXPORT_FILENAME } from './audit-export';
 import { auditLogPage, exportAuditLog } from './audit.service';
 
@@ -13,7 +14,11 @@ export const auditRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       config: { access: 'admin' },
       schema: {
         tags: ['audit'],
-        summary: 'Audit entries: case-insensitive contains filters, whole-day date range (in tz), sort, paging',
+        operationId: 'listAuditEntries',
+        summary: 'List audit entries',
+        description:
+          'The Admin Audit Log: entries filtered by actor, action, details and screen (contains, case-insensitive) and ' +
+          'a whole-day date range in the `tz` offset, sorted and paged.',
         querystring: auditLogQuerySchema,
         response: { 200: auditPageSchema },
       },
@@ -27,14 +32,21 @@ export const auditRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       config: { access: 'admin' },
       schema: {
         tags: ['audit'],
-        summary: `${AUDIT_EXPORT_FILENAME} of every entry from start_date to end_date (both required, both included)`,
+        operationId: 'exportAuditEntriesXlsx',
+        summary: 'Export audit entries as XLSX',
+        description:
+          `${AUDIT_EXPORT_FILENAME} of every entry from \`start_date\` to \`end_date\` (both required, both included; ` +
+          'audited). 400 when either is missing or the end comes before the start.',
         querystring: auditExportQuerySchema,
+        response: {
+          200: fileResponse({ mediaType: XLSX_MEDIA_TYPE, filename: AUDIT_EXPORT_FILENAME, description: 'The workbook.' }),
+        },
       },
     },
     async (request, reply) => {
       const body = await exportAuditLog(db, currentUser(request), request.query);
       return reply
-        .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
+        .header('content-type', XLSX_MEDIA_TYPE)
         .header('content-disposition', `attachment; filename="${AUDIT_EXPORT_FILENAME}"`)
         .header('cache-control', 'no-store')
         .send(body);

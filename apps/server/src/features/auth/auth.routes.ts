@@ -12,6 +12,7 @@ import { z } from 'zod';
 import type { Db } from '../../db/database';
 import { toSessionUser } from '../users/users.repository';
 import { currentUser } from '../../plugins/access';
+import { errorResponses } from '../../plugins/docs';
 import { changePassword, registerUser, signIn, signOut, type Client } from './auth.service';
 import { SESSION_ABSOLUTE_MS, SESSION_COOKIE } from '../../plugins/sessions.repository';
 
@@ -34,9 +35,13 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       config: { access: 'public' },
       schema: {
         tags: ['auth'],
-        summary: 'Register an account; it waits as pending until an admin approves it',
+        operationId: 'registerAccount',
+        summary: 'Register an account',
+        description:
+          'Creates an account that waits as pending until an admin approves it; the answer carries the message to show. ' +
+          '409 when the email is taken; 429 after 100 registrations an hour from one address.',
         body: registerInputSchema,
-        response: { 201: z.object({ message: z.string() }) },
+        response: { 201: z.object({ message: z.string() }), ...errorResponses(409, 429) },
       },
     },
     async (request, reply) => {
@@ -51,9 +56,14 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       config: { access: 'public' },
       schema: {
         tags: ['auth'],
-        summary: 'Sign in; sets the session cookie',
+        operationId: 'signIn',
+        summary: 'Sign in',
+        description:
+          'Checks the email and password and sets the HttpOnly session cookie that every other operation needs. ' +
+          '401 for a wrong email or password (the same answer for both); 403 for a disabled or pending account ' +
+          '(three wrong passwords disable it); 429 when the address or account is over its sign-in limit.',
         body: loginInputSchema,
-        response: { 200: z.object({ user: sessionUserSchema }) },
+        response: { 200: z.object({ user: sessionUserSchema }), ...errorResponses(401, 429) },
       },
     },
     async (request, reply) => {
@@ -67,7 +77,13 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     '/logout',
     {
       config: { access: 'public' },
-      schema: { tags: ['auth'], summary: 'Sign out and end this session', response: { 200: okSchema } },
+      schema: {
+        tags: ['auth'],
+        operationId: 'signOut',
+        summary: 'Sign out',
+        description: 'Ends this session and clears the cookie; answers the same when no one was signed in.',
+        response: { 200: okSchema },
+      },
     },
     async (request, reply) => {
       await signOut(db, request.user, request.sessionId, clientOf(request));
@@ -82,7 +98,9 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       config: { access: 'public' },
       schema: {
         tags: ['auth'],
-        summary: 'The signed-in user, or null',
+        operationId: 'getCurrentUser',
+        summary: 'The signed-in user',
+        description: 'The user of the session cookie, re-read on every request, or `null` when signed out.',
         response: { 200: z.object({ user: sessionUserSchema.nullable() }) },
       },
     },
@@ -95,7 +113,9 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       config: { access: 'signedIn' },
       schema: {
         tags: ['auth'],
-        summary: 'Change the password; ends every other session of the user',
+        operationId: 'changePassword',
+        summary: 'Change your password',
+        description: 'Needs the current password (400 when it is wrong); ends every other session of the user.',
         body: passwordChangeInputSchema,
         response: { 200: okSchema },
       },

@@ -9,7 +9,9 @@ export const healthRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db 
       config: { access: 'public' },
       schema: {
         tags: ['health'],
-        summary: 'Answers 200 when the database is reachable, 503 otherwise',
+        operationId: 'getHealth',
+        summary: 'Health check',
+        description: 'Answers 200 when the database is reachable, 503 otherwise. Needs no session.',
         response: {
           200: z.object({ status: z.literal('ok') }),
           503: z.object({ status: z.literal('unavailable'), error: z.string() }),

@@ -6,10 +6,16 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 export const metaRoutes: FastifyPluginAsyncZod<{ repositoryUrl: string }> = async (app, { repositoryUrl }) => {
   const meta = { repositoryUrl: repositoryUrl.replace(/\/+$/, ''), attackVersion: ATTACK_VERSION };
   app.get(
-    '/',
+    '',
     {
       config: { access: 'public' },
-      schema: { tags: ['meta'], summary: 'Where the code lives and which ATT&CK release scenarios map to', response: { 200: metaSchema } },
+      schema: {
+        tags: ['meta'],
+        operationId: 'getMeta',
+        summary: 'About this server',
+        description: 'Where the code lives (for Contact Us) and which ATT&CK release the scenarios map to.',
+        response: { 200: metaSchema },
+      },
     },
     async () => meta,
   );

@@ -1,6 +1,7 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 import { notificationListSchema, okSchema } from '@tradecraft/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import type { Db } from '../../db/database';
 import { currentUser } from '../../plugins/access';
 import { NotificationHub, registerHub, unregisterHub } from './notifications.hub';
@@ -34,12 +35,14 @@ export const notificationsRoutes: FastifyPluginAsyncZod<NotificationsRoutesOptio
   });
 
   app.get(
-    '/',
+    '',
     {
       config: { access: 'signedIn' },
       schema: {
         tags: ['notifications'],
-        summary: "The signed-in user's newest notifications, newest first, and the unread count",
+        operationId: 'listNotifications',
+        summary: 'Your notifications',
+        description: "The signed-in user's newest notifications, newest first, and the unread count.",
         response: { 200: notificationListSchema },
       },
     },
@@ -52,7 +55,9 @@ export const notificationsRoutes: FastifyPluginAsyncZod<NotificationsRoutesOptio
       config: { access: 'signedIn' },
       schema: {
         tags: ['notifications'],
-        summary: "Marks all of the signed-in user's notifications read",
+        operationId: 'markNotificationsRead',
+        summary: 'Mark notifications read',
+        description: "Marks all of the signed-in user's notifications read.",
         response: { 200: okSchema },
       },
     },
@@ -68,7 +73,17 @@ export const notificationsRoutes: FastifyPluginAsyncZod<NotificationsRoutesOptio
       config: { access: 'signedIn' },
       schema: {
         tags: ['notifications'],
-        summary: "Server-Sent Events: a 'notification' event whenever the user gets one (then fetch the list)",
+        operationId: 'streamNotifications',
+        summary: 'Stream new notifications',
+        description:
+          "Server-Sent Events: `ready` once, then a `notification` event whenever the user gets one (then fetch the " +
+          'list), and a comment line every 25 s. The stream ends when the session does.',
+        response: {
+          200: {
+            description: 'An endless text/event-stream.',
+            content: { 'text/event-stream': { schema: z.string() } },
+          },
+        },
       },
     },
     (request, reply) => {

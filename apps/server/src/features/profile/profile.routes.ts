@@ -1,5 +1,6 @@
 import {
   PROFILE_MESSAGES,
+  PROFILE_PHOTO_MAX_BYTES,
   profileResponseSchema,
   updateProfileInputSchema,
   userIdParamsSchema,
@@ -10,6 +11,8 @@ import { z } from 'zod';
 import type { Db } from '../../db/database';
 import { AppError, badRequest } from '../../errors';
 import { currentUser } from '../../plugins/access';
+import { errorResponses, fileResponse } from '../../plugins/docs';
+import { PROFILE_PHOTO_CONTENT_TYPE } from './profile-photo';
 import { readUploadWithinLimit } from '../files/read-upload';
 import { getProfilePhoto, profileOf, replaceProfilePhoto, updateProfile } from './profile.service';
 
@@ -29,7 +32,13 @@ export const profileRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
     '/profile',
     {
       config: { access: 'signedIn' },
-      schema: { tags: ['profile'], summary: 'Your own profile', response: { 200: profileResponseSchema } },
+      schema: {
+        tags: ['profile'],
+        operationId: 'getProfile',
+        summary: 'Your profile',
+        description: 'The signed-in user’s own profile: names, designation, email, role and picture.',
+        response: { 200: profileResponseSchema },
+      },
     },
     async (request) => ({ profile: profileOf(currentUser(request)) }),
   );
@@ -40,9 +49,11 @@ export const profileRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
       config: { access: 'signedIn' },
       schema: {
         tags: ['profile'],
-        summary: 'Change your first name, last name and designation',
+        operationId: 'updateProfile',
+        summary: 'Edit your profile',
+        description: 'Changes your first name, last name and designation.',
         body: updateProfileInputSchema,
-        response: { 200: profileResponseSchema },
+        response: { 200: profileResponseSchema, ...errorResponses(404) },
       },
     },
     async (request) => ({ profile: await updateProfile(db, currentUser(request), request.body) }),
@@ -51,12 +62,19 @@ export const profileRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
   app.put(
     '/profile/photo',
     {
-      config: { access: 'signedIn' },
+      config: {
+        access: 'signedIn',
+        upload: { maxBytes: PROFILE_PHOTO_MAX_BYTES, description: 'The picture: PNG, JPEG, WebP or GIF' },
+      },
       schema: {
         tags: ['profile'],
-        summary: 'Replace your profile picture (multipart field `file`: PNG, JPEG, WebP or GIF, at most 2 MB)',
+        operationId: 'replaceProfilePhoto',
+        summary: 'Replace your profile picture',
+        description:
+          'Upload the picture as multipart/form-data in the field `file`. It is stored as a WebP of at most 512 px a ' +
+          'side. 400 for a missing, unreadable or unsupported file; 413 as soon as it passes 2 MB.',
         consumes: ['multipart/form-data'],
-        response: { 200: profileResponseSchema },
+        response: { 200: profileResponseSchema, ...errorResponses(404) },
       },
     },
     async (request, reply) => {
@@ -72,9 +90,17 @@ export const profileRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
       config: { access: 'signedIn' },
       schema: {
         tags: ['profile'],
-        summary: "A user's profile picture (WebP); the URL carries the file id, so it is cached for good",
+        operationId: 'getUserPhoto',
+        summary: 'A user’s profile picture',
+        description:
+          'The picture as WebP. Profiles link it with `?v=` the file id, so the answer may be cached for good. 404 ' +
+          'when the user has none.',
         params: userIdParamsSchema,
         querystring: z.object({ v: z.string().max(100).optional() }),
+        response: {
+          200: fileResponse({ mediaType: PROFILE_PHOTO_CONTENT_TYPE, description: 'The picture (WebP).' }),
+          ...errorResponses(404),
+        },
       },
     },
     async (request, reply) => {

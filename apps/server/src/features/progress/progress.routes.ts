@@ -16,6 +16,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/database';
 import { currentUser } from '../../plugins/access';
+import { errorResponses, fileResponse } from '../../plugins/docs';
 import { userProgress } from './progress.service';
 import { runReport, runTimeline } from './run-report.service';
 import { skills, skillsLayer } from './skills.service';
@@ -29,11 +30,14 @@ export const progressRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       config: { access: 'signedIn' },
       schema: {
         tags: ['progress'],
-        summary:
+        operationId: 'getUserProgress',
+        summary: 'A user’s progress',
+        description:
           'Everything the Progress Dashboard needs in one response: runs newest first with step counts, score %, ' +
-          'result, timelines, summary and up to 3 recommended scenarios. Trainees: own email only (403); admins: anyone',
+          'result, timelines, summary and up to 3 recommended scenarios. Trainees: own email only (403); admins: ' +
+          'anyone (404 for no such user).',
         params: progressUserParamsSchema,
-        response: { 200: userProgressSchema },
+        response: { 200: userProgressSchema, ...errorResponses(403, 404) },
       },
     },
     async (request) => userProgress(db, currentUser(request), request.params.email),
@@ -45,7 +49,11 @@ export const progressRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       config: { access: 'admin' },
       schema: {
         tags: ['progress'],
-        summary: "Training Progress: every user's runs; search by email or name, sort by user/training/score/result/status, paged in SQL",
+        operationId: 'listTrainingProgress',
+        summary: 'List every user’s runs',
+        description:
+          "Training Progress: every user's runs, searched by email or name, sorted by user, training, score, result " +
+          'or status, and paged.',
         querystring: trainingProgressQuerySchema,
         response: { 200: trainingProgressPageSchema },
       },
@@ -59,8 +67,15 @@ export const progressRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       config: { access: 'admin' },
       schema: {
         tags: ['progress'],
-        summary: `${TRAINING_PROGRESS_CSV_FILENAME}: every run matching the search, newest first (audited)`,
+        operationId: 'exportTrainingProgressCsv',
+        summary: 'Export training progress as CSV',
+        description:
+          `${TRAINING_PROGRESS_CSV_FILENAME}: every run matching the search, newest first (UTF-8 with a byte-order ` +
+          'mark; audited).',
         querystring: trainingProgressFilterSchema,
+        response: {
+          200: fileResponse({ mediaType: 'text/csv', filename: TRAINING_PROGRESS_CSV_FILENAME, description: 'The CSV file.' }),
+        },
       },
     },
     async (request, reply) => {
@@ -79,9 +94,11 @@ export const progressRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       config: { access: 'signedIn' },
       schema: {
         tags: ['progress'],
-        summary: "A run's decisions in order with their feedback (owner or admin; 404 otherwise)",
+        operationId: 'getRunTimeline',
+        summary: 'A run’s decisions',
+        description: "A run's decisions in order with their feedback (its owner or an admin; 404 otherwise).",
         params: progressRunParamsSchema,
-        response: { 200: runTimelineSchema },
+        response: { 200: runTimelineSchema, ...errorResponses(404) },
       },
     },
     async (request) => runTimeline(db, currentUser(request), request.params.runId),
@@ -93,9 +110,11 @@ export const progressRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       config: { access: 'signedIn' },
       schema: {
         tags: ['progress'],
-        summary: 'The after-action report of a run (owner or admin; 404 otherwise)',
+        operationId: 'getRunReport',
+        summary: 'A run’s after-action report',
+        description: 'The after-action report of a run (its owner or an admin; 404 otherwise).',
         params: progressRunParamsSchema,
-        response: { 200: runReportSchema },
+        response: { 200: runReportSchema, ...errorResponses(404) },
       },
     },
     async (request) => runReport(db, currentUser(request), request.params.runId),
@@ -107,9 +126,13 @@ export const progressRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       config: { access: 'signedIn' },
       schema: {
         tags: ['progress'],
-        summary: 'Answers and right answers per ATT&CK technique met: own by default; admins may pass userId or all=true',
+        operationId: 'getSkills',
+        summary: 'ATT&CK skills',
+        description:
+          'Answers and right answers per ATT&CK technique met: your own by default; admins may pass `userId` or ' +
+          '`all=true` (403 for anyone else; 404 for no such user).',
         querystring: skillsQuerySchema,
-        response: { 200: skillsSchema },
+        response: { 200: skillsSchema, ...errorResponses(403, 404) },
       },
     },
     async (request) => skills(db, currentUser(request), request.query),
@@ -121,9 +144,19 @@ export const progressRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       config: { access: 'signedIn' },
       schema: {
         tags: ['progress'],
-        summary: `The same skills as an ATT&CK Navigator layer file (format 4.5), downloaded as ${NAVIGATOR_LAYER_FILENAME}`,
+        operationId: 'exportSkillsLayer',
+        summary: 'ATT&CK skills as a Navigator layer',
+        description: `The same skills as an ATT&CK Navigator layer file (format 4.5), downloaded as ${NAVIGATOR_LAYER_FILENAME}.`,
         querystring: skillsQuerySchema,
-        response: { 200: navigatorLayerSchema },
+        response: {
+          200: fileResponse({
+            mediaType: 'application/json',
+            filename: NAVIGATOR_LAYER_FILENAME,
+            description: 'The layer file.',
+            schema: navigatorLayerSchema,
+          }),
+          ...errorResponses(403, 404),
+        },
       },
     },
     async (request, reply) => {

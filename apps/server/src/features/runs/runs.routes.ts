@@ -8,6 +8,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/database';
 import { currentUser } from '../../plugins/access';
+import { errorResponses } from '../../plugins/docs';
 import { answerStep, endRun, getRun, moveOn, startRun } from './runs.service';
 
 /**
@@ -16,14 +17,16 @@ import { answerStep, endRun, getRun, moveOn, startRun } from './runs.service';
  */
 export const runsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   app.post(
-    '/',
+    '',
     {
       config: { access: 'signedIn' },
       schema: {
         tags: ['runs'],
-        summary: 'Start a run of a scenario at its first step',
+        operationId: 'startRun',
+        summary: 'Start a run',
+        description: 'Starts a run of a scenario at its first step. 404 for no such scenario; 409 when it cannot start.',
         body: startRunInputSchema,
-        response: { 201: runResponseSchema },
+        response: { 201: runResponseSchema, ...errorResponses(404, 409) },
       },
     },
     async (request, reply) => {
@@ -38,9 +41,13 @@ export const runsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
       config: { access: 'signedIn' },
       schema: {
         tags: ['runs'],
-        summary: 'The whole state of a run: current step (redacted until answered), score, timeline',
+        operationId: 'getRun',
+        summary: 'Read a run',
+        description:
+          'The whole state of a run: its current step (without answers until answered), score and timeline. Visible ' +
+          'to its owner and to admins; 404 to anyone else.',
         params: runIdParamsSchema,
-        response: { 200: runResponseSchema },
+        response: { 200: runResponseSchema, ...errorResponses(404) },
       },
     },
     async (request) => ({ run: await getRun(db, currentUser(request), request.params.id) }),
@@ -52,10 +59,15 @@ export const runsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
       config: { access: 'signedIn' },
       schema: {
         tags: ['runs'],
-        summary: "Answer the run's current step (once); 409 for a second answer, 410 when the scenario was deleted",
+        operationId: 'answerStep',
+        summary: 'Answer the current step',
+        description:
+          "Answers the run's current step, once: the server decides correctness, feedback, score and what comes next. " +
+          '403 when the run is not yours; 409 for a second answer, another step or a finished run; 410 when the ' +
+          'scenario was deleted.',
         params: runIdParamsSchema,
         body: answerInputSchema,
-        response: { 200: answerResultSchema },
+        response: { 200: answerResultSchema, ...errorResponses(404, 409, 410) },
       },
     },
     async (request) => answerStep(db, currentUser(request), request.params.id, request.body),
@@ -67,9 +79,13 @@ export const runsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
       config: { access: 'signedIn' },
       schema: {
         tags: ['runs'],
-        summary: 'Move on after an answer: the next step, the same step again (Retry), or completion',
+        operationId: 'moveOn',
+        summary: 'Move on after an answer',
+        description:
+          'After an answer: the next step, the same step again (Retry), or completion. 409 before the step is ' +
+          'answered or once the run is finished; 410 when the scenario was deleted.',
         params: runIdParamsSchema,
-        response: { 200: runResponseSchema },
+        response: { 200: runResponseSchema, ...errorResponses(404, 409, 410) },
       },
     },
     async (request) => ({ run: await moveOn(db, currentUser(request), request.params.id) }),
@@ -81,9 +97,11 @@ export const runsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
       config: { access: 'signedIn' },
       schema: {
         tags: ['runs'],
-        summary: 'End Simulation: finish the run at once with status ended',
+        operationId: 'endRun',
+        summary: 'End a run',
+        description: 'End Simulation: finishes the run at once with status `ended`; 409 when it is already finished.',
         params: runIdParamsSchema,
-        response: { 200: runResponseSchema },
+        response: { 200: runResponseSchema, ...errorResponses(404, 409, 410) },
       },
     },
     async (request) => ({ run: await endRun(db, currentUser(request), request.params.id) }),

@@ -10,6 +10,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/database';
 import { currentUser } from '../../plugins/access';
+import { errorResponses } from '../../plugins/docs';
 import { readUploadWithinLimit } from '../files/read-upload';
 import {
   deleteScenario,
@@ -42,7 +43,9 @@ export const scenariosRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
       config: { access: 'signedIn' },
       schema: {
         tags: ['scenarios'],
-        summary: 'Every published scenario with its step count; recommended = matches the platform difficulty',
+        operationId: 'listScenarios',
+        summary: 'List scenarios',
+        description: 'Every published scenario with its step count; `recommended` when it matches the platform difficulty.',
         response: { 200: scenarioListSchema },
       },
     },
@@ -55,9 +58,12 @@ export const scenariosRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
       config: { access: 'signedIn' },
       schema: {
         tags: ['scenarios'],
-        summary: 'One scenario: whole for admins (view "admin"); without answers, next steps or feedback for trainees',
+        operationId: 'getScenario',
+        summary: 'Read a scenario',
+        description:
+          'One scenario: whole for admins (view `admin`); without answers, next steps or feedback for trainees.',
         params: scenarioIdParamsSchema,
-        response: { 200: scenarioDetailSchema },
+        response: { 200: scenarioDetailSchema, ...errorResponses(404) },
       },
     },
     async (request) => getScenarioFor(db, currentUser(request), request.params.id),
@@ -69,9 +75,11 @@ export const scenariosRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
       config: { access: 'admin' },
       schema: {
         tags: ['scenarios'],
-        summary: 'Delete a scenario (kept for past runs, hidden everywhere else; audited)',
+        operationId: 'deleteScenario',
+        summary: 'Delete a scenario',
+        description: 'Deletes a scenario: kept for past runs and their reports, hidden everywhere else (audited).',
         params: scenarioIdParamsSchema,
-        response: { 200: okSchema },
+        response: { 200: okSchema, ...errorResponses(404) },
       },
     },
     async (request) => {
@@ -83,14 +91,19 @@ export const scenariosRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
   app.post(
     '/upload-scenario',
     {
-      config: { access: 'admin' },
+      config: {
+        access: 'admin',
+        upload: { maxBytes: MAX_SCENARIO_FILE_BYTES, description: 'The scenario file, YAML or JSON' },
+      },
       schema: {
         tags: ['scenarios'],
-        summary:
-          'Publish a scenario file (multipart field `file`, YAML or JSON, at most 1 MB; audited). ' +
-          '400 lists every problem in `problems`; 409 when its id is taken; 413 when too large',
+        operationId: 'uploadScenario',
+        summary: 'Publish a scenario',
+        description:
+          'Upload a scenario file as multipart/form-data in the field `file` (YAML or JSON; audited). 400 lists ' +
+          'every problem in `problems` (and `issues`); 409 when its id is taken; 413 as soon as it passes 1 MB.',
         consumes: ['multipart/form-data'],
-        response: { 201: uploadScenarioResponseSchema },
+        response: { 201: uploadScenarioResponseSchema, ...errorResponses(409) },
       },
     },
     async (request, reply) => {

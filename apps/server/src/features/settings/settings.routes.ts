@@ -11,7 +11,9 @@ export const settingsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       config: { access: 'signedIn' },
       schema: {
         tags: ['settings'],
-        summary: 'The platform difficulty (1 to 5, default 3); the picker recommends scenarios of this difficulty',
+        operationId: 'getPlatformDifficulty',
+        summary: 'The platform difficulty',
+        description: 'The platform difficulty (1 to 5, default 3); the scenario picker recommends scenarios of this difficulty.',
         response: { 200: difficultySchema },
       },
     },
@@ -24,7 +26,9 @@ export const settingsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       config: { access: 'admin' },
       schema: {
         tags: ['settings'],
-        summary: 'Set the platform difficulty (audited)',
+        operationId: 'setPlatformDifficulty',
+        summary: 'Set the platform difficulty',
+        description: 'Sets the difficulty the scenario picker recommends, for everyone (audited).',
         body: difficultySchema,
         response: { 200: difficultySchema },
       },

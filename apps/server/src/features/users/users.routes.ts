@@ -18,17 +18,21 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
 import { currentUser } from '../../plugins/access';
+import { errorResponses } from '../../plugins/docs';
 import { dashboardCounts, listManagedUsers, listPendingUsers, toManagedUser, toSessionUser, userStats } from './users.repository';
 import { approveUser, rejectUser, updateUser } from './users.service';
 
 export const usersRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   app.get(
-    '/',
+    '',
     {
       config: { access: 'admin' },
       schema: {
         tags: ['users'],
-        summary: 'Manage Users: search, filter, sort and page the approved accounts (role=pending lists registrations)',
+        operationId: 'listUsers',
+        summary: 'List users',
+        description:
+          'Manage Users: search, filter, sort and page the approved accounts (`role=pending` lists registrations).',
         querystring: usersListQuerySchema,
         response: { 200: usersPageSchema },
       },
@@ -42,7 +46,9 @@ export const usersRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       config: { access: 'admin' },
       schema: {
         tags: ['users'],
-        summary: 'Counts for the Manage Users cards: approved accounts, active, disabled, pending',
+        operationId: 'getUserStats',
+        summary: 'User counts',
+        description: 'Counts for the Manage Users cards: approved accounts, active, disabled, pending.',
         response: { 200: userStatsSchema },
       },
     },
@@ -55,7 +61,10 @@ export const usersRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       config: { access: 'admin' },
       schema: {
         tags: ['users'],
-        summary: "Admin Dashboard counts; 'today' and 'this week' (from Monday) are in the tz offset given, UTC by default",
+        operationId: 'getDashboardStats',
+        summary: 'Admin Dashboard counts',
+        description:
+          "Counts for the Admin Dashboard; 'today' and 'this week' (from Monday) are in the `tz` offset given, UTC by default.",
         querystring: timeZoneQuerySchema,
         response: { 200: dashboardStatsSchema },
       },
@@ -75,10 +84,14 @@ export const usersRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       config: { access: 'admin' },
       schema: {
         tags: ['users'],
-        summary: 'Edit an approved account: names, designation, role (student/admin), disabled',
+        operationId: 'updateUser',
+        summary: 'Edit a user',
+        description:
+          'Changes an approved account: names, designation, role (student/admin), disabled (audited). 404 for no such ' +
+          'user; 409 for a pending account, or when the change would disable or demote yourself or the last admin.',
         params: userIdParamsSchema,
         body: updateUserInputSchema,
-        response: { 200: z.object({ user: managedUserSchema }) },
+        response: { 200: z.object({ user: managedUserSchema }), ...errorResponses(404, 409) },
       },
     },
     async (request) => ({
@@ -92,7 +105,9 @@ export const usersRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       config: { access: 'admin' },
       schema: {
         tags: ['users'],
-        summary: 'Accounts awaiting approval, oldest first',
+        operationId: 'listPendingUsers',
+        summary: 'List registrations awaiting approval',
+        description: 'Accounts awaiting approval, oldest first.',
         response: { 200: z.object({ users: z.array(pendingUserSchema) }) },
       },
     },
@@ -105,10 +120,12 @@ export const usersRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       config: { access: 'admin' },
       schema: {
         tags: ['users'],
-        summary: 'Approve a pending account as student or admin',
+        operationId: 'approveUser',
+        summary: 'Approve a registration',
+        description: 'Approves a pending account as student or admin (audited); 409 when it is no longer pending.',
         params: userIdParamsSchema,
         body: approveUserInputSchema,
-        response: { 200: z.object({ user: sessionUserSchema }) },
+        response: { 200: z.object({ user: sessionUserSchema }), ...errorResponses(404, 409) },
       },
     },
     async (request) => ({
@@ -122,9 +139,11 @@ export const usersRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       config: { access: 'admin' },
       schema: {
         tags: ['users'],
-        summary: 'Reject a pending registration (deletes it)',
+        operationId: 'rejectUser',
+        summary: 'Reject a registration',
+        description: 'Rejects a pending registration and deletes it (audited); 409 when it is no longer pending.',
         params: userIdParamsSchema,
-        response: { 200: okSchema },
+        response: { 200: okSchema, ...errorResponses(404, 409) },
       },
     },
     async (request) => {

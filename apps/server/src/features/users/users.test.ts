@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { USER_EDIT_MESSAGES, type ManagedUser, type UsersPage } from '@tradecraft/shared';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/helper';
+import { allowUndeclaredStatus, createTestApp, type TestApp } from '../../../test/helper';
 import { nowIso } from '../../clock';
 import { updateUser } from './users.service';
 
@@ -235,6 +235,7 @@ describe('PATCH /api/users/:id', () => {
   it('writes the change and its audit entry in one transaction: when the audit write fails, nothing changes', async () => {
     const student = await t.createUser({ role: 'student' });
     await sql`drop table audit_log`.execute(t.db);
+    allowUndeclaredStatus(500); // the broken database is the point
     const response = await patch(student.id, { role: 'admin', firstName: 'Changed' });
     expect(response.statusCode).toBe(500);
     const after = await userRow(student.id);
