@@ -22,6 +22,8 @@ export interface TestApp {
   config: Config;
   /** app.inject() as a same-origin browser would call: JSON body, Origin header, optional session cookie. */
   request(options: TestRequest): Promise<LightMyRequestResponse>;
+  /** The database file on SQLite (undefined on PostgreSQL), for tests that open a second connection. */
+  sqliteFile: string | undefined;
   /** A user straight in the database (no API), with PASSWORD unless given. */
   createUser(overrides?: Partial<User> & { password?: string }): Promise<User>;
   /** Signs in through the API and returns the session cookie value. */
@@ -96,11 +98,15 @@ export function assertDeclaredStatuses(): void {
 }
 
 /** A freshly migrated database of its own (a SQLite file, or a PostgreSQL schema) and the app on it. */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: { sqliteBusyTimeoutMs?: number } = {},
+): Promise<TestApp> {
   const config = loadConfig({ PUBLIC_ORIGIN: ORIGIN, WEB_DIST_DIR: path.join(os.tmpdir(), 'tradecraft-no-web'), ...env });
   let cleanup: () => Promise<void>;
   let handle: ReturnType<typeof openDatabase>;
   let pgSchema: string | undefined;
+  let sqliteFile: string | undefined;
   const databaseUrl = process.env.TEST_DATABASE_URL;
   if (databaseUrl) {
     const schema = `test_${randomBytes(6).toString('hex')}`;
@@ -118,7 +124,8 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     };
   } else {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradecraft-test-'));
-    handle = openDatabase({ sqliteFile: path.join(dir, 'test.db') });
+    handle = openDatabase({ sqliteFile: path.join(dir, 'test.db'), ...options });
+    sqliteFile = path.join(dir, 'test.db');
     cleanup = async () => fs.rmSync(dir, { recursive: true, force: true });
   }
   const { db, dialect } = handle;
@@ -182,6 +189,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     db,
     dialect,
     config,
+    sqliteFile,
     request,
     createUser,
     signIn,

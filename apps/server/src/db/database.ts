@@ -1,7 +1,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type SqliteDatabase, type Transaction } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  sql,
+  type DatabaseConnection,
+  type Driver,
+  type SqliteDatabase,
+  type SqliteDialectConfig,
+  type Transaction,
+} from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations';
 import type { Database } from './schema';
@@ -24,6 +37,8 @@ export interface DatabaseOptions {
   sqliteFile?: string;
   /** PostgreSQL schema to use as search_path (tests run each file in its own schema). */
   pgSchema?: string;
+  /** How long a SQLite write waits for another process's write lock before failing (tests shorten it). */
+  sqliteBusyTimeoutMs?: number;
   pgPoolSize?: number;
 }
 
@@ -51,12 +66,35 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${options.sqliteBusyTimeoutMs ?? 5000}`);
   return {
-    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) }),
+    db: new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) }),
     dialect: 'sqlite',
     location: path.resolve(file),
   };
+}
+
+/**
+ * Transactions take SQLite's write lock when they begin (BEGIN IMMEDIATE), waiting up to the busy timeout for
+ * another process (an admin command, a backup) to finish. A deferred transaction that reads and then writes
+ * would instead fail at once with SQLITE_BUSY when another writer committed in between: the busy timeout
+ * cannot help a read snapshot that has gone stale.
+ */
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+
+  override createDriver(): Driver {
+    return new (class extends SqliteDriver {
+      override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+        await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+      }
+    })(this.#config);
+  }
 }
 
 /** How many prepared statements a SQLite connection keeps (the app runs far fewer distinct queries). */

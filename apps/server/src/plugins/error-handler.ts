@@ -1,7 +1,11 @@
 import type { FastifyError, FastifyInstance, HTTPMethods } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isDatabaseBusy } from '../db/errors';
 import { AppError } from '../errors';
 import { closeAfterAnswer } from './lingering-close';
+
+/** Another writer held the lock past the busy timeout: it is usually done a second later. */
+const BUSY_RETRY_AFTER_SECONDS = 1;
 
 interface ValidationIssue {
   path: string;
@@ -43,6 +47,13 @@ export function registerErrorHandler(app: FastifyInstance): void {
       if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') closeAfterAnswer(request, reply);
       // Fastify's own client errors: bad JSON, body too large, unsupported media type, and the like.
       return reply.status(status).send({ error: clientErrorMessage(error) });
+    }
+    if (isDatabaseBusy(error)) {
+      request.log.warn({ err: error }, 'database busy');
+      return reply
+        .status(503)
+        .header('retry-after', String(BUSY_RETRY_AFTER_SECONDS))
+        .send({ error: 'The database is busy. Please try again in a moment.' });
     }
     request.log.error({ err: error }, 'request failed');
     return reply.status(500).send({ error: 'Something went wrong on our side. Please try again.' });
