@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import ExcelJS from 'exceljs';
 import pg from 'pg';
 import { buildApp } from '../src/app';
 import { nowIso } from '../src/clock';
@@ -80,6 +81,18 @@ function declaredStatusesOf(document: { paths?: Record<string, Record<string, { 
     }
   }
   return declared;
+}
+
+/** The first sheet of an XLSX download, each row as its cells' text. */
+export async function xlsxRows(response: LightMyRequestResponse): Promise<string[][]> {
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load(response.rawPayload as unknown as ArrayBuffer);
+  const rows: string[][] = [];
+  workbook.worksheets[0]!.eachRow((row) => {
+    const values = row.values as unknown[]; // 1-based, with holes for empty cells
+    rows.push(Array.from({ length: values.length - 1 }, (_, index) => String(values[index + 1] ?? '')));
+  });
+  return rows;
 }
 
 /** Statuses the current test causes on purpose (a 500 from a database it broke), forgotten after the test. */

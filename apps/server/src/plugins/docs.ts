@@ -70,8 +70,6 @@ export function fileResponse<T extends z.ZodType = typeof fileBody>(options: {
   };
 }
 
-export const XLSX_MEDIA_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
-
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 

@@ -59,6 +59,7 @@ export const loginActivityStatsSchema = z.object({
 export type LoginActivityStats = z.infer<typeof loginActivityStatsSchema>;
 
 export const LOGIN_ACTIVITY_CSV_FILENAME = 'user_login_logs.csv';
+export const LOGIN_ACTIVITY_XLSX_FILENAME = 'user_login_logs.xlsx';
 export const LOGIN_ACTIVITY_CSV_COLUMNS = ['Email', 'Role', 'Event', 'Timestamp'] as const;
 
 /** How an event reads in the table: 'failed_login' -> 'Failed login'. */

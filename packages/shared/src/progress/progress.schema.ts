@@ -125,6 +125,7 @@ export const trainingProgressPageSchema = z.object({
 export type TrainingProgressPage = z.infer<typeof trainingProgressPageSchema>;
 
 export const TRAINING_PROGRESS_CSV_FILENAME = 'training_progress.csv';
+export const TRAINING_PROGRESS_XLSX_FILENAME = 'training_progress.xlsx';
 export const TRAINING_PROGRESS_CSV_COLUMNS = [
   'User',
   'Name',

@@ -1,5 +1,4 @@
 import {
-  LOGIN_ACTIVITY_CSV_FILENAME,
   loginActivityFilterSchema,
   loginActivityPageSchema,
   loginActivityQuerySchema,
@@ -10,7 +9,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/database';
 import { currentUser } from '../../plugins/access';
 import { fileResponse } from '../../plugins/docs';
-import { loginActivityCsv, loginActivityPage, loginActivityStats } from './activity.service';
+import { sendDownload, SPREADSHEET_MEDIA_TYPES } from '../../plugins/spreadsheet-export';
+import { exportLoginActivity, LOGIN_ACTIVITY_FILENAMES, loginActivityPage, loginActivityStats } from './activity.service';
 
 /** User Monitoring: the sign-in events the auth routes record, for admins. */
 export const activityRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
@@ -48,30 +48,28 @@ export const activityRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
     async (request) => loginActivityStats(db, request.query.tz),
   );
 
-  app.get(
-    '/login-activity.csv',
-    {
-      config: { access: 'admin' },
-      schema: {
-        tags: ['activity'],
-        operationId: 'exportSignInEventsCsv',
-        summary: 'Export sign-in events as CSV',
-        description:
-          `${LOGIN_ACTIVITY_CSV_FILENAME}: Email, Role, Event, Timestamp of every event matching the filters, newest ` +
-          'first (UTF-8 with a byte-order mark; audited).',
-        querystring: loginActivityFilterSchema,
-        response: {
-          200: fileResponse({ mediaType: 'text/csv', filename: LOGIN_ACTIVITY_CSV_FILENAME, description: 'The CSV file.' }),
+  for (const format of ['csv', 'xlsx'] as const) {
+    const filename = LOGIN_ACTIVITY_FILENAMES[format];
+    const mediaType = SPREADSHEET_MEDIA_TYPES[format];
+    app.get(
+      `/login-activity.${format}`,
+      {
+        config: { access: 'admin' },
+        schema: {
+          tags: ['activity'],
+          operationId: format === 'csv' ? 'exportSignInEventsCsv' : 'exportSignInEventsXlsx',
+          summary: `Export sign-in events as ${format.toUpperCase()}`,
+          description:
+            `${filename}: Email, Role, Event, Timestamp of every event matching the filters, newest first` +
+            `${format === 'csv' ? ' (UTF-8 with a byte-order mark)' : ''}; audited.`,
+          querystring: loginActivityFilterSchema,
+          response: { 200: fileResponse({ mediaType, filename, description: `The ${format.toUpperCase()} file.` }) },
         },
       },
-    },
-    async (request, reply) => {
-      const body = await loginActivityCsv(db, currentUser(request), request.query);
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${LOGIN_ACTIVITY_CSV_FILENAME}"`)
-        .header('cache-control', 'no-store')
-        .send(body);
-    },
-  );
+      async (request, reply) => {
+        const body = await exportLoginActivity(db, currentUser(request), request.query, format);
+        return sendDownload(reply, { mediaType, filename, body });
+      },
+    );
+  }
 };

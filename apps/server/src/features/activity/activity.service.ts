@@ -1,7 +1,9 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import {
   inclusiveDayRange,
   LOGIN_ACTIVITY_CSV_COLUMNS,
+  LOGIN_ACTIVITY_CSV_FILENAME,
+  LOGIN_ACTIVITY_XLSX_FILENAME,
   neutraliseSpreadsheetCell,
   startOfLocalDay,
   type LoginActivityPage,
@@ -9,10 +11,10 @@ import {
   type loginActivityFilterSchema,
   type loginActivityQuerySchema,
 } from '@tradecraft/shared';
-import Papa from 'papaparse';
 import type { z } from 'zod';
 import type { Db } from '../../db/database';
 import type { User } from '../../db/schema';
+import { spreadsheetStream, type SpreadsheetCell, type SpreadsheetFormat } from '../../plugins/spreadsheet-export';
 import { recordAuditAlone } from '../audit/audit.service';
 import { listLoginEvents, loginEventBatches, loginEventCounts, type LoginEventFilters } from './activity.repository';
 
@@ -48,29 +50,36 @@ function describeFilters(query: FilterQuery): string {
   return parts.length > 0 ? parts.join(', ') : 'all events';
 }
 
+export const LOGIN_ACTIVITY_FILENAMES: Record<SpreadsheetFormat, string> = {
+  csv: LOGIN_ACTIVITY_CSV_FILENAME,
+  xlsx: LOGIN_ACTIVITY_XLSX_FILENAME,
+};
+
 /**
- * user_login_logs.csv of every event matching the filters, newest first, streamed batch by batch so a
- * million rows never sit in memory. Cells go through the shared formula neutraliser.
+ * user_login_logs.csv or .xlsx of every event matching the filters, newest first, streamed batch by batch so
+ * a million rows never sit in memory. Cells go through the shared formula neutraliser. The export is audited.
  */
-export async function loginActivityCsv(db: Db, actor: User, query: FilterQuery): Promise<Readable> {
+export async function exportLoginActivity(db: Db, actor: User, query: FilterQuery, format: SpreadsheetFormat): Promise<Readable> {
   await recordAuditAlone(db, {
     actor: actor.email,
     action: 'export login activity',
-    details: `Downloaded user_login_logs.csv (${describeFilters(query)})`,
+    details: `Downloaded ${LOGIN_ACTIVITY_FILENAMES[format]} (${describeFilters(query)})`,
     screen: 'User Monitoring',
   });
   const filters = toLoginEventFilters(query);
-  async function* chunks(): AsyncGenerator<string> {
-    yield `${Papa.unparse([[...LOGIN_ACTIVITY_CSV_COLUMNS]])}\r\n`;
+  async function* batches(): AsyncGenerator<SpreadsheetCell[][]> {
     for await (const batch of loginEventBatches(db, filters)) {
-      const rows = batch.map((row) => [
+      yield batch.map((row) => [
         neutraliseSpreadsheetCell(row.email),
         neutraliseSpreadsheetCell(row.role),
         neutraliseSpreadsheetCell(row.event),
         neutraliseSpreadsheetCell(row.at),
       ]);
-      yield `${Papa.unparse(rows)}\r\n`;
     }
   }
-  return Readable.from(chunks());
+  return spreadsheetStream(format, {
+    sheetName: 'Sign-in activity',
+    columns: LOGIN_ACTIVITY_CSV_COLUMNS.map((header) => ({ header, width: header === 'Email' ? 36 : 24 })),
+    batches: batches(),
+  });
 }

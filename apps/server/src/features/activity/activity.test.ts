@@ -1,7 +1,7 @@
 import { startOfLocalDay, type LoginActivityPage } from '@tradecraft/shared';
 import Papa from 'papaparse';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/helper';
+import { createTestApp, xlsxRows, type TestApp } from '../../../test/helper';
 import { loginEventBatches } from './activity.repository';
 
 let t: TestApp;
@@ -186,6 +186,8 @@ describe('GET /api/logs/login-activity.csv', () => {
     const response = await download('search=KEEP');
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(response.headers['content-disposition']).toBe('attachment; filename="user_login_logs.csv"');
+    // A byte-order mark, so Excel on Windows reads the file as UTF-8.
+    expect(response.rawPayload.subarray(0, 3)).toEqual(Buffer.from([0xef, 0xbb, 0xbf]));
     const parsed = Papa.parse<Record<string, string>>(response.body, { header: true, skipEmptyLines: true });
     expect(parsed.errors).toEqual([]);
     expect(parsed.meta.fields).toEqual(['Email', 'Role', 'Event', 'Timestamp']);
@@ -214,6 +216,25 @@ describe('GET /api/logs/login-activity.csv', () => {
     expect(parsed.data).toEqual([['Email', 'Role', 'Event', 'Timestamp']]);
     const audit = await t.db.selectFrom('audit_log').selectAll().execute();
     expect(audit).toMatchObject([{ actor: 'boss@example.com', action: 'export login activity', screen: 'User Monitoring' }]);
+  });
+
+  it('downloads the same rows as user_login_logs.xlsx, filtered and neutralised alike, and audits it', async () => {
+    await insertEvents([
+      { email: 'keep@example.com', event: 'login', at: daysAgo(2) },
+      { email: '=keep(1)@example.com', event: 'failed_login', at: daysAgo(1) },
+      { email: 'other@example.com', event: 'login', at: daysAgo(1) },
+    ]);
+    const response = await t.request({ method: 'GET', url: '/api/logs/login-activity.xlsx?search=keep', cookie: admin.cookie });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    expect(response.headers['content-disposition']).toBe('attachment; filename="user_login_logs.xlsx"');
+    expect(await xlsxRows(response)).toEqual([
+      ['Email', 'Role', 'Event', 'Timestamp'],
+      ["'=keep(1)@example.com", 'student', 'failed_login', daysAgo(1)],
+      ['keep@example.com', 'student', 'login', daysAgo(2)],
+    ]);
+    const audit = await t.db.selectFrom('audit_log').select('details').execute();
+    expect(audit).toEqual([{ details: 'Downloaded user_login_logs.xlsx (email contains "keep")' }]);
   });
 
   it('walks every row exactly once across batches, even when timestamps tie', async () => {

@@ -1,7 +1,7 @@
-import { PassThrough, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { neutraliseSpreadsheetCell } from '@tradecraft/shared';
-import ExcelJS from 'exceljs';
 import type { Db } from '../../db/database';
+import { spreadsheetStream, type SpreadsheetCell } from '../../plugins/spreadsheet-export';
 import { auditBatches, type AuditFilters } from './audit.repository';
 
 export const AUDIT_EXPORT_FILENAME = 'audit_logs.xlsx';
@@ -16,43 +16,32 @@ function zoneLabel(tzOffsetMinutes: number): string {
 }
 
 /**
- * audit_logs.xlsx, written row by row with exceljs's streaming writer: a header row, then one row per entry
- * in the range, oldest first. Timestamps are real Excel dates in the caller's time zone (named in the
- * header, since Excel dates carry none). Text cells go through the shared formula neutraliser.
+ * audit_logs.xlsx: a header row, then one row per entry in the range, oldest first. Timestamps are real Excel
+ * dates in the caller's time zone (named in the header, since Excel dates carry none). Text cells go through
+ * the shared formula neutraliser.
  */
 export function auditWorkbook(db: Db, filters: AuditFilters, tzOffsetMinutes: number): Readable {
-  const output = new PassThrough();
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useStyles: true, useSharedStrings: false });
-  const sheet = workbook.addWorksheet('Audit log');
-  sheet.columns = [
-    { header: 'Actor', key: 'actor', width: 32 },
-    { header: 'Action', key: 'action', width: 22 },
-    { header: 'Details', key: 'details', width: 70 },
-    { header: 'Screen', key: 'screen', width: 22 },
-    { header: `Timestamp (${zoneLabel(tzOffsetMinutes)})`, key: 'timestamp', width: 22, style: { numFmt: 'yyyy-mm-dd hh:mm:ss' } },
-  ];
-  sheet.getRow(1).font = { bold: true };
-  sheet.getRow(1).commit();
-
-  const write = async () => {
+  async function* batches(): AsyncGenerator<SpreadsheetCell[][]> {
     for await (const batch of auditBatches(db, filters)) {
-      for (const row of batch) {
-        sheet
-          .addRow({
-            actor: neutraliseSpreadsheetCell(row.actor),
-            action: neutraliseSpreadsheetCell(row.action),
-            details: neutraliseSpreadsheetCell(row.details),
-            screen: neutraliseSpreadsheetCell(row.screen),
-            // Excel stores wall-clock time; shift the UTC instant to the caller's clock.
-            timestamp: new Date(Date.parse(row.at) - tzOffsetMinutes * 60_000),
-          })
-          .commit();
-      }
-      if (output.destroyed) return; // the admin cancelled the download
+      yield batch.map((row) => [
+        neutraliseSpreadsheetCell(row.actor),
+        neutraliseSpreadsheetCell(row.action),
+        neutraliseSpreadsheetCell(row.details),
+        neutraliseSpreadsheetCell(row.screen),
+        // Excel stores wall-clock time; shift the UTC instant to the caller's clock.
+        new Date(Date.parse(row.at) - tzOffsetMinutes * 60_000),
+      ]);
     }
-    sheet.commit();
-    await workbook.commit();
-  };
-  write().catch((error: unknown) => output.destroy(error instanceof Error ? error : new Error(String(error))));
-  return output;
+  }
+  return spreadsheetStream('xlsx', {
+    sheetName: 'Audit log',
+    columns: [
+      { header: 'Actor', width: 32 },
+      { header: 'Action', width: 22 },
+      { header: 'Details', width: 70 },
+      { header: 'Screen', width: 22 },
+      { header: `Timestamp (${zoneLabel(tzOffsetMinutes)})`, width: 22, numFmt: 'yyyy-mm-dd hh:mm:ss' },
+    ],
+    batches: batches(),
+  });
 }

@@ -2,7 +2,8 @@ import { auditExportQuerySchema, auditLogQuerySchema, auditPageSchema } from '@t
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/database';
 import { currentUser } from '../../plugins/access';
-import { fileResponse, XLSX_MEDIA_TYPE } from '../../plugins/docs';
+import { fileResponse } from '../../plugins/docs';
+import { sendDownload, XLSX_MEDIA_TYPE } from '../../plugins/spreadsheet-export';
 import { AUDIT_EXPORT_FILENAME } from './audit-export';
 import { auditLogPage, exportAuditLog } from './audit.service';
 
@@ -45,11 +46,7 @@ export const auditRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
     },
     async (request, reply) => {
       const body = await exportAuditLog(db, currentUser(request), request.query);
-      return reply
-        .header('content-type', XLSX_MEDIA_TYPE)
-        .header('content-disposition', `attachment; filename="${AUDIT_EXPORT_FILENAME}"`)
-        .header('cache-control', 'no-store')
-        .send(body);
+      return sendDownload(reply, { mediaType: XLSX_MEDIA_TYPE, filename: AUDIT_EXPORT_FILENAME, body });
     },
   );
 };

@@ -7,7 +7,6 @@ import {
   runTimelineSchema,
   skillsQuerySchema,
   skillsSchema,
-  TRAINING_PROGRESS_CSV_FILENAME,
   trainingProgressFilterSchema,
   trainingProgressPageSchema,
   trainingProgressQuerySchema,
@@ -20,7 +19,8 @@ import { errorResponses, fileResponse } from '../../plugins/docs';
 import { userProgress } from './progress.service';
 import { runReport, runTimeline } from './run-report.service';
 import { skills, skillsLayer } from './skills.service';
-import { trainingProgressCsv, trainingProgressPage } from './training-progress.service';
+import { sendDownload, SPREADSHEET_MEDIA_TYPES } from '../../plugins/spreadsheet-export';
+import { exportTrainingProgress, TRAINING_PROGRESS_FILENAMES, trainingProgressPage } from './training-progress.service';
 
 /** Progress and reporting: the dashboard, Training Progress, after-action reports and the skill map. */
 export const progressRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
@@ -61,32 +61,30 @@ export const progressRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
     async (request) => trainingProgressPage(db, request.query),
   );
 
-  app.get(
-    '/all.csv',
-    {
-      config: { access: 'admin' },
-      schema: {
-        tags: ['progress'],
-        operationId: 'exportTrainingProgressCsv',
-        summary: 'Export training progress as CSV',
-        description:
-          `${TRAINING_PROGRESS_CSV_FILENAME}: every run matching the search, newest first (UTF-8 with a byte-order ` +
-          'mark; audited).',
-        querystring: trainingProgressFilterSchema,
-        response: {
-          200: fileResponse({ mediaType: 'text/csv', filename: TRAINING_PROGRESS_CSV_FILENAME, description: 'The CSV file.' }),
+  for (const format of ['csv', 'xlsx'] as const) {
+    const filename = TRAINING_PROGRESS_FILENAMES[format];
+    const mediaType = SPREADSHEET_MEDIA_TYPES[format];
+    app.get(
+      `/all.${format}`,
+      {
+        config: { access: 'admin' },
+        schema: {
+          tags: ['progress'],
+          operationId: format === 'csv' ? 'exportTrainingProgressCsv' : 'exportTrainingProgressXlsx',
+          summary: `Export training progress as ${format.toUpperCase()}`,
+          description:
+            `${filename}: every run matching the search, newest first` +
+            `${format === 'csv' ? ' (UTF-8 with a byte-order mark)' : ''}; audited.`,
+          querystring: trainingProgressFilterSchema,
+          response: { 200: fileResponse({ mediaType, filename, description: `The ${format.toUpperCase()} file.` }) },
         },
       },
-    },
-    async (request, reply) => {
-      const body = await trainingProgressCsv(db, currentUser(request), request.query);
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${TRAINING_PROGRESS_CSV_FILENAME}"`)
-        .header('cache-control', 'no-store')
-        .send(body);
-    },
-  );
+      async (request, reply) => {
+        const body = await exportTrainingProgress(db, currentUser(request), request.query, format);
+        return sendDownload(reply, { mediaType, filename, body });
+      },
+    );
+  }
 
   app.get(
     '/timeline/:runId',

@@ -1,20 +1,21 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import {
   formatScorePercent,
   neutraliseSpreadsheetCell,
   runStatusLabel,
   TRAINING_PROGRESS_CSV_COLUMNS,
   TRAINING_PROGRESS_CSV_FILENAME,
+  TRAINING_PROGRESS_XLSX_FILENAME,
   type TrainingProgressPage,
   type TrainingProgressRow,
   type trainingProgressFilterSchema,
   type trainingProgressQuerySchema,
 } from '@tradecraft/shared';
-import Papa from 'papaparse';
 import type { z } from 'zod';
 import type { Db } from '../../db/database';
 import type { User } from '../../db/schema';
-import { recordAudit } from '../audit/audit.service';
+import { spreadsheetStream, type SpreadsheetCell, type SpreadsheetFormat } from '../../plugins/spreadsheet-export';
+import { recordAuditAlone } from '../audit/audit.service';
 import { runFigures } from './progress.service';
 import { listTrainingProgress, trainingProgressBatches, type TrainingProgressRowData } from './progress.repository';
 
@@ -41,7 +42,7 @@ export async function trainingProgressPage(db: Db, query: z.output<typeof traini
 }
 
 /**
- * One CSV line. The text people typed (email, name, scenario name) goes through the formula neutraliser;
+ * One row of the export. The text people typed (email, name, scenario name) goes through the formula neutraliser;
  * the figures are the product's own ('-' for unknown stays '-').
  */
 export function csvCells(row: TrainingProgressRow): string[] {
@@ -60,25 +61,29 @@ export function csvCells(row: TrainingProgressRow): string[] {
   ];
 }
 
+export const TRAINING_PROGRESS_FILENAMES: Record<SpreadsheetFormat, string> = {
+  csv: TRAINING_PROGRESS_CSV_FILENAME,
+  xlsx: TRAINING_PROGRESS_XLSX_FILENAME,
+};
+
 /**
- * training_progress.csv of every run matching the search, newest first, streamed batch by batch so memory
- * stays flat however many runs there are. The export is audited.
+ * training_progress.csv or .xlsx of every run matching the search, newest first, streamed batch by batch so
+ * memory stays flat however many runs there are. The export is audited.
  */
-export async function trainingProgressCsv(db: Db, admin: User, query: FilterQuery): Promise<Readable> {
-  await db.transaction().execute((trx) =>
-    recordAudit(trx, {
-      actor: admin.email,
-      action: 'export training progress',
-      details: `Downloaded ${TRAINING_PROGRESS_CSV_FILENAME} (${query.search ? `user contains "${query.search}"` : 'all runs'})`,
-      screen: 'Training Progress',
-    }),
-  );
+export async function exportTrainingProgress(db: Db, admin: User, query: FilterQuery, format: SpreadsheetFormat): Promise<Readable> {
+  await recordAuditAlone(db, {
+    actor: admin.email,
+    action: 'export training progress',
+    details: `Downloaded ${TRAINING_PROGRESS_FILENAMES[format]} (${query.search ? `user contains "${query.search}"` : 'all runs'})`,
+    screen: 'Training Progress',
+  });
   const filters = { search: query.search };
-  async function* chunks(): AsyncGenerator<string> {
-    yield `${Papa.unparse([[...TRAINING_PROGRESS_CSV_COLUMNS]])}\r\n`;
-    for await (const batch of trainingProgressBatches(db, filters)) {
-      yield `${Papa.unparse(batch.map((row) => csvCells(toRow(row))))}\r\n`;
-    }
+  async function* batches(): AsyncGenerator<SpreadsheetCell[][]> {
+    for await (const batch of trainingProgressBatches(db, filters)) yield batch.map((row) => csvCells(toRow(row)));
   }
-  return Readable.from(chunks());
+  return spreadsheetStream(format, {
+    sheetName: 'Training progress',
+    columns: TRAINING_PROGRESS_CSV_COLUMNS.map((header) => ({ header, width: header === 'Run' ? 38 : 20 })),
+    batches: batches(),
+  });
 }

@@ -1,7 +1,7 @@
 import { navigatorLayerSchema, type Skills, type TrainingProgressPage } from '@tradecraft/shared';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/helper';
+import { createTestApp, xlsxRows, type TestApp } from '../../../test/helper';
 import type { User } from '../../db/schema';
 import { CompiledQuery, sql } from 'kysely';
 import { insertRun, insertScenario } from './progress.fixtures';
@@ -196,6 +196,18 @@ describe('Training Progress and the skill map', () => {
       const audit = await t.db.selectFrom('audit_log').selectAll().where('action', '=', 'export training progress').execute();
       expect(audit).toHaveLength(1);
       expect(audit[0]).toMatchObject({ actor: admin.user.email, screen: 'Training Progress' });
+    });
+
+    it('exports the same rows as training_progress.xlsx, neutralised alike, and audits it', async () => {
+      const response = await get('/api/progress/all.xlsx?search=example.com');
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+      expect(response.headers['content-disposition']).toBe('attachment; filename="training_progress.xlsx"');
+      const csv = Papa.parse<string[]>((await get('/api/progress/all.csv?search=example.com')).body.trim()).data;
+      expect(await xlsxRows(response)).toEqual(csv);
+      expect(csv[0]![0]).toBe('User'); // the byte-order mark is not part of the first header
+      const audit = await t.db.selectFrom('audit_log').select('details').where('action', '=', 'export training progress').execute();
+      expect(audit.map((entry) => entry.details)).toContain('Downloaded training_progress.xlsx (user contains "example.com")');
     });
 
     it('narrows the export to the search', async () => {
