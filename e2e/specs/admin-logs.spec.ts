@@ -92,4 +92,13 @@ test('user monitoring shows sign-ins, searches by email and exports the matching
   const parsed = Papa.parse<Record<string, string>>(fs.readFileSync(await file.path(), 'utf8'), { header: true, skipEmptyLines: true });
   expect(parsed.meta.fields).toEqual(['Email', 'Role', 'Event', 'Timestamp']);
   expect(parsed.data).toEqual([{ Email: user.email, Role: 'student', Event: 'login', Timestamp: expect.stringMatching(/^\d{4}-/) }]);
+
+  const [workbook, response] = await Promise.all([
+    page.waitForEvent('download'),
+    page.waitForResponse((answer) => answer.url().includes('/api/logs/login-activity.xlsx')),
+    page.getByRole('link', { name: 'Export XLSX' }).click(),
+  ]);
+  expect(workbook.suggestedFilename()).toBe('user_login_logs.xlsx');
+  expect(response.headers()['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+  expect(fs.readFileSync(await workbook.path()).subarray(0, 2).toString()).toBe('PK'); // a zip: an XLSX workbook
 });

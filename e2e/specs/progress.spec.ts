@@ -177,10 +177,18 @@ test.describe('progress and reporting', () => {
     await expect(page.getByRole('columnheader', { name: /Score \(%\)/ })).toHaveAttribute('aria-sort', 'ascending');
     await expect(page.getByRole('table', { name: 'Training progress' }).locator('tbody tr').first().getByRole('cell').nth(2)).toHaveText('50');
 
-    const download = page.waitForEvent('download');
-    await page.getByRole('link', { name: 'Export CSV' }).click();
-    const file = await download;
-    expect(file.suggestedFilename()).toBe('training_progress.csv');
+    for (const [format, mediaType] of [
+      ['CSV', 'text/csv; charset=utf-8'],
+      ['XLSX', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
+    ] as const) {
+      const [file, response] = await Promise.all([
+        page.waitForEvent('download'),
+        page.waitForResponse((answer) => answer.url().includes(`/api/progress/all.${format.toLowerCase()}`)),
+        page.getByRole('link', { name: `Export ${format}` }).click(),
+      ]);
+      expect(file.suggestedFilename()).toBe(`training_progress.${format.toLowerCase()}`);
+      expect(response.headers()['content-type']).toBe(mediaType);
+    }
 
     await row.getByRole('link', { name: /^Report/ }).click();
     await expect(page.getByRole('heading', { level: 1, name: scenarioName })).toBeVisible();

@@ -6,9 +6,10 @@ import { createTestApp, usingPostgres, type TestApp } from '../../test/helper';
 /**
  * Another process writing the same SQLite file (an admin command, a backup), played by a worker thread with a
  * connection of its own: it takes the write lock, writes a row of `users`, holds the lock `holdMs`, commits,
- * pauses `pauseMs` and starts again until stopped.
+ * pauses `pauseMs` and starts again until stopped. With `holdMs` 'untilStopped' it holds the lock once, until
+ * stopped.
  */
-function otherWriter(file: string, userId: string, holdMs: number, pauseMs = 0) {
+function otherWriter(file: string, userId: string, holdMs: number | 'untilStopped', pauseMs = 0) {
   const stop = new Int32Array(new SharedArrayBuffer(4));
   const worker = new Worker(
     `
@@ -18,6 +19,14 @@ function otherWriter(file: string, userId: string, holdMs: number, pauseMs = 0) 
     db.pragma('busy_timeout = 5000');
     const write = db.prepare('update users set designation = ? where id = ?');
     let writes = 0;
+    if (workerData.holdUntilStopped) {
+      db.exec('begin immediate');
+      write.run('written elsewhere', workerData.userId);
+      parentPort.postMessage('writing');
+      Atomics.wait(workerData.stop, 0, 0);
+      db.exec('commit');
+      writes = 1;
+    }
     while (Atomics.load(workerData.stop, 0) === 0) {
       db.exec('begin immediate');
       write.run('written elsewhere ' + writes, workerData.userId);
@@ -33,7 +42,15 @@ function otherWriter(file: string, userId: string, holdMs: number, pauseMs = 0) 
     `,
     {
       eval: true,
-      workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), file, userId, holdMs, pauseMs, stop },
+      workerData: {
+        driver: createRequire(import.meta.url).resolve('better-sqlite3'),
+        file,
+        userId,
+        holdMs: holdMs === 'untilStopped' ? 0 : holdMs,
+        holdUntilStopped: holdMs === 'untilStopped',
+        pauseMs,
+        stop,
+      },
     },
   );
   const started = new Promise((resolve) => worker.once('message', resolve));
@@ -42,6 +59,7 @@ function otherWriter(file: string, userId: string, holdMs: number, pauseMs = 0) 
     async stop(): Promise<number> {
       const writes = new Promise<number>((resolve) => worker.on('message', (message) => typeof message === 'number' && resolve(message)));
       Atomics.store(stop, 0, 1);
+      Atomics.notify(stop, 0);
       return writes;
     },
   };
@@ -85,8 +103,8 @@ onSqlite?.('a second process writing the same SQLite file', () => {
     t = await createTestApp({}, { sqliteBusyTimeoutMs: 100 });
     const { cookie } = await t.userWithSession('admin');
     const edited = await t.createUser({ designation: 'Before' });
-    const writer = otherWriter(t.sqliteFile!, edited.id, 1500);
-    await writer.started; // the second hold has begun: the lock stays taken for 1.5 s
+    const writer = otherWriter(t.sqliteFile!, edited.id, 'untilStopped');
+    await writer.started; // the lock is taken until the writer is stopped
     const response = await t.request({ method: 'PATCH', url: `/api/users/${edited.id}`, body: { firstName: 'Changed' }, cookie });
     await writer.stop();
     expect(response.statusCode).toBe(503);

@@ -1,5 +1,6 @@
 import {
   LOGIN_ACTIVITY_CSV_FILENAME,
+  LOGIN_ACTIVITY_XLSX_FILENAME,
   type LoginActivityPage,
   type LoginActivityQuery,
 } from '@tradecraft/shared';
@@ -24,9 +25,12 @@ export function useLoginActivity(query: LoginActivityQuery) {
   return useQuery(loginActivityQueryOptions(query));
 }
 
-/** The CSV of every event matching the filters: the browser downloads it straight from the server. */
-export function loginActivityCsvUrl(filters: Pick<LoginActivityQuery, 'search' | 'event' | 'from' | 'to'>): string {
-  return withQuery('/api/logs/login-activity.csv', { ...filters, tz: tz() });
+/** Every event matching the filters as CSV or XLSX: the browser downloads it straight from the server. */
+export function loginActivityExportUrl(
+  filters: Pick<LoginActivityQuery, 'search' | 'event' | 'from' | 'to'>,
+  format: 'csv' | 'xlsx',
+): string {
+  return withQuery(`/api/logs/login-activity.${format}`, { ...filters, tz: tz() });
 }
 
-export { LOGIN_ACTIVITY_CSV_FILENAME };
+export const LOGIN_ACTIVITY_FILENAMES = { csv: LOGIN_ACTIVITY_CSV_FILENAME, xlsx: LOGIN_ACTIVITY_XLSX_FILENAME } as const;

@@ -1,5 +1,4 @@
 import {
-  LOGIN_ACTIVITY_CSV_FILENAME,
   LOGIN_EVENTS,
   loginEventLabel,
   PAGE_SIZE,
@@ -14,7 +13,7 @@ import { createColumnHelper, type SortingState } from '@tanstack/react-table';
 import { useState } from 'react';
 import { DataTable } from '../../../ui/data-table';
 import { StatCard } from '../../../ui/stat-card';
-import { loginActivityCsvUrl, useLoginActivity } from '../api/get-login-activity';
+import { LOGIN_ACTIVITY_FILENAMES, loginActivityExportUrl, useLoginActivity } from '../api/get-login-activity';
 import { useLoginActivityStats } from '../api/get-login-activity-stats';
 
 const EVENT_COLORS: Record<string, string> = { login: 'green', logout: 'gray', failed_login: 'red', password_change: 'blue' };
@@ -142,15 +141,20 @@ export default function UserMonitoringPage() {
             <Text size="sm" c="dimmed">
               {filtered ? 'The export holds every event matching these filters.' : 'The export holds every event, newest first.'}
             </Text>
-            <Button
-              component="a"
-              href={loginActivityCsvUrl(filters)}
-              download={LOGIN_ACTIVITY_CSV_FILENAME}
-              variant="default"
-              leftSection={<IconDownload size={16} aria-hidden />}
-            >
-              Export CSV
-            </Button>
+            <Group gap="sm">
+              {(['csv', 'xlsx'] as const).map((format) => (
+                <Button
+                  key={format}
+                  component="a"
+                  href={loginActivityExportUrl(filters, format)}
+                  download={LOGIN_ACTIVITY_FILENAMES[format]}
+                  variant="default"
+                  leftSection={<IconDownload size={16} aria-hidden />}
+                >
+                  Export {format.toUpperCase()}
+                </Button>
+              ))}
+            </Group>
           </Group>
         </Stack>
       </Paper>

@@ -1,4 +1,9 @@
-import type { TrainingProgressPage, TrainingProgressQuery } from '@tradecraft/shared';
+import {
+  TRAINING_PROGRESS_CSV_FILENAME,
+  TRAINING_PROGRESS_XLSX_FILENAME,
+  type TrainingProgressPage,
+  type TrainingProgressQuery,
+} from '@tradecraft/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { api, withQuery } from '../../../app/api-client';
 import { progressQueryKey } from './get-user-progress';
@@ -14,5 +19,8 @@ export function useTrainingProgress(query: TrainingProgressQuery) {
   return useQuery({ ...trainingProgressQueryOptions(query), placeholderData: keepPreviousData });
 }
 
-/** The CSV export of the same search (a plain download: the browser sends the session cookie). */
-export const trainingProgressCsvUrl = (search: string) => withQuery('/api/progress/all.csv', { search: search.trim() });
+/** The CSV or XLSX export of the same search (a plain download: the browser sends the session cookie). */
+export const trainingProgressExportUrl = (search: string, format: 'csv' | 'xlsx') =>
+  withQuery(`/api/progress/all.${format}`, { search: search.trim() });
+
+export const TRAINING_PROGRESS_FILENAMES = { csv: TRAINING_PROGRESS_CSV_FILENAME, xlsx: TRAINING_PROGRESS_XLSX_FILENAME } as const;

@@ -2,7 +2,6 @@ import {
   formatScorePercent,
   PAGE_SIZE,
   runStatusLabel,
-  TRAINING_PROGRESS_CSV_FILENAME,
   type TrainingProgressRow,
   type TrainingProgressSortColumn,
 } from '@tradecraft/shared';
@@ -14,7 +13,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../../app/paths';
 import { DataTable } from '../../../ui/data-table';
-import { trainingProgressCsvUrl, useTrainingProgress } from '../api/get-training-progress';
+import { TRAINING_PROGRESS_FILENAMES, trainingProgressExportUrl, useTrainingProgress } from '../api/get-training-progress';
 import { ResultBadge } from '../components/result-badge';
 
 const column = createColumnHelper<TrainingProgressRow>();
@@ -107,15 +106,20 @@ export default function TrainingProgressPage() {
             }}
             w={{ base: '100%', sm: 320 }}
           />
-          <Button
-            component="a"
-            href={trainingProgressCsvUrl(debouncedSearch)}
-            download={TRAINING_PROGRESS_CSV_FILENAME}
-            variant="default"
-            leftSection={<IconDownload size={16} aria-hidden />}
-          >
-            Export CSV
-          </Button>
+          <Group gap="sm">
+            {(['csv', 'xlsx'] as const).map((format) => (
+              <Button
+                key={format}
+                component="a"
+                href={trainingProgressExportUrl(debouncedSearch, format)}
+                download={TRAINING_PROGRESS_FILENAMES[format]}
+                variant="default"
+                leftSection={<IconDownload size={16} aria-hidden />}
+              >
+                Export {format.toUpperCase()}
+              </Button>
+            ))}
+          </Group>
         </Group>
         <Text size="sm" c="dimmed" mt="xs">
           {debouncedSearch ? 'The export holds every run of the users matching this search, newest first.' : 'The export holds every run, newest first.'}
