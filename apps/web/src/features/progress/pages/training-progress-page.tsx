@@ -90,7 +90,7 @@ export default function TrainingProgressPage() {
     <Stack gap="lg">
       <div>
         <Title order={1}>Training Progress</Title>
-        <Text c="dimmed">Every trainee&apos;s runs: search by username, sort by any column, open a report or export the list as CSV.</Text>
+        <Text c="dimmed">Every trainee&apos;s runs: search by username, sort by any column, open a report or export the list as CSV or XLSX.</Text>
       </div>
 
       <Paper withBorder radius="md" p="md">
