@@ -30,7 +30,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   413: 'The body or the file is larger than the limit.',
   415: 'The body is not JSON (or multipart/form-data for an upload).',
   429: 'Too many attempts; `Retry-After` says how many seconds to wait.',
-  503: 'The database is busy or unreachable; try again after `Retry-After` seconds.',
+  503: 'The database is busy or unreachable; try again shortly (after `Retry-After` seconds when it is given).',
 };
 
 const SUCCESS_DESCRIPTIONS: Record<number, string> = { 200: 'OK.', 201: 'Created.' };
@@ -113,10 +113,13 @@ const transform: SwaggerTransform = (input) => {
     const declared = original.response?.[status] as { headers?: JsonObject } | undefined;
     if (declared?.headers) body.headers = declared.headers;
     const code = Number(status);
-    if (code < 300 && body.description === undefined) body.description = SUCCESS_DESCRIPTIONS[code] ?? 'Success.';
+    // @fastify/swagger reads a response's description from `x-response-description` and keeps it out of the
+    // body's schema, except beside a $ref, where it reads `description` (and the $ref stays bare).
+    const descriptionKey = '$ref' in body ? 'description' : 'x-response-description';
+    if (code < 300 && body.description === undefined) body[descriptionKey] = SUCCESS_DESCRIPTIONS[code] ?? 'Success.';
     if (code >= 400 && body.description === undefined) {
-      body.description = ERROR_DESCRIPTIONS[code] ?? 'Error.';
-      if (code === 429 || code === 503) body.headers = { ...RETRY_AFTER, ...(body.headers as JsonObject | undefined) };
+      body[descriptionKey] = ERROR_DESCRIPTIONS[code] ?? 'Error.';
+      if ((code === 429 || code === 503) && '$ref' in body) body.headers = { ...RETRY_AFTER, ...(body.headers as JsonObject | undefined) };
     }
   }
 
