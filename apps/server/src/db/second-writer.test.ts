@@ -1,5 +1,7 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import { sql } from 'kysely';
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, usingPostgres, type TestApp } from '../../test/helper';
 
@@ -65,22 +67,57 @@ function otherWriter(file: string, userId: string, holdMs: number | 'untilStoppe
   };
 }
 
+/**
+ * The same on PostgreSQL: a second connection (pooled apart from the app's) writing a row of `users` in short
+ * transactions, holding its row lock `holdMs` each time.
+ */
+function otherPostgresWriter(t: TestApp, userId: string, holdMs: number) {
+  let stopped = false;
+  let writes = 0;
+  let signalStarted = () => {};
+  const started = new Promise<void>((resolve) => {
+    signalStarted = resolve;
+  });
+  const loop = (async () => {
+    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(t.db);
+    const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL, options: `-c search_path=${rows[0]!.schema}` });
+    await client.connect();
+    while (!stopped) {
+      await client.query('begin');
+      await client.query('update users set designation = $1 where id = $2', [`written elsewhere ${writes}`, userId]);
+      await client.query('select pg_sleep($1)', [holdMs / 1000]);
+      await client.query('commit');
+      writes += 1;
+      if (writes === 1) signalStarted();
+    }
+    await client.end();
+  })();
+  return {
+    started,
+    async stop(): Promise<number> {
+      stopped = true;
+      await loop;
+      return writes;
+    },
+  };
+}
+
 let t: TestApp | undefined;
 afterEach(async () => {
   await t?.close();
   t = undefined;
 });
 
-// Only SQLite has one file that a second process can lock; PostgreSQL's row locks simply wait.
-const onSqlite = usingPostgres() ? null : describe;
+// Only SQLite's busy timeout can run out: PostgreSQL's row locks simply wait.
+const onSqlite = usingPostgres() ? null : it;
 
-onSqlite?.('a second process writing the same SQLite file', () => {
+describe('a second process writing the same database', () => {
   it('makes PATCH /api/users/{id} wait for the lock, never answer 500', async () => {
     t = await createTestApp();
     const { cookie } = await t.userWithSession('admin');
     const edited = await t.createUser();
     const elsewhere = await t.createUser();
-    const writer = otherWriter(t.sqliteFile!, elsewhere.id, 3, 3);
+    const writer = t.sqliteFile ? otherWriter(t.sqliteFile, elsewhere.id, 3, 3) : otherPostgresWriter(t, elsewhere.id, 3);
     await writer.started;
     const statuses: number[] = [];
     for (let index = 0; index < 150; index += 1) {
@@ -99,7 +136,7 @@ onSqlite?.('a second process writing the same SQLite file', () => {
     expect(row.designation).toBe('Analyst 149');
   });
 
-  it('answers 503 with Retry-After when the lock outlasts the busy timeout, and changes nothing', async () => {
+  onSqlite?.('answers 503 with Retry-After when the lock outlasts the busy timeout, and changes nothing', async () => {
     t = await createTestApp({}, { sqliteBusyTimeoutMs: 100 });
     const { cookie } = await t.userWithSession('admin');
     const edited = await t.createUser({ designation: 'Before' });
