@@ -22,6 +22,7 @@ import { usersRoutes } from './features/users/users.routes';
 import { registerDocs } from './plugins/docs';
 import { registerErrorHandler } from './plugins/error-handler';
 import { registerSecurity } from './plugins/security';
+import { registerSessionCookie } from './plugins/session-cookie';
 import { registerWeb } from './plugins/web';
 
 export interface AppOptions {
@@ -52,13 +53,19 @@ export async function buildApp({ config, db, dialect, logger = false }: AppOptio
   await app.register(cookie);
   await app.register(multipart, { limits: { files: 1, fields: 5, fileSize: 2 * 1024 * 1024, parts: 6 } });
   await registerSecurity(app, config.publicOrigin);
+  registerSessionCookie(app, config.secureCookies);
   registerAccess(app, db);
   await registerDocs(app);
 
   await app.register(
     async (api) => {
       await api.register(healthRoutes, { db });
-      await api.register(authRoutes, { prefix: '/auth', db, secureCookies: config.secureCookies });
+      await api.register(authRoutes, {
+        prefix: '/auth',
+        db,
+        secureCookies: config.secureCookies,
+        lockout: { lockoutMs: config.lockoutMinutes * 60_000 },
+      });
       await api.register(usersRoutes, { prefix: '/users', db });
       await api.register(profileRoutes, { db }); // /profile and /users/:id/photo
       await api.register(metaRoutes, { prefix: '/meta', repositoryUrl: config.repositoryUrl });

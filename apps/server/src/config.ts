@@ -17,6 +17,7 @@ const envSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     REPOSITORY_URL: z.url({ protocol: /^https?$/ }).default('https://github.com/tradecraft-range/tradecraft'),
     WEB_DIST_DIR: z.string().min(1).optional(),
+    LOCKOUT_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(15),
     TRUST_PROXY: z
       .enum(['true', 'false', '1', '0'])
       .default('false')
@@ -39,6 +40,8 @@ export interface Config {
   logLevel: string;
   repositoryUrl: string;
   webDistDir: string | undefined;
+  /** How long three wrong passwords lock an account. */
+  lockoutMinutes: number;
   /** Take the client address from X-Forwarded-For (only behind a proxy you run). */
   trustProxy: boolean;
 }
@@ -68,6 +71,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: values.LOG_LEVEL,
     repositoryUrl: values.REPOSITORY_URL,
     webDistDir: values.WEB_DIST_DIR,
+    lockoutMinutes: values.LOCKOUT_MINUTES,
     trustProxy: values.TRUST_PROXY,
   };
 }

@@ -2,7 +2,7 @@ import { buildApp } from './app';
 import { ensureAdmin } from './bootstrap';
 import { ConfigError, loadConfig, type Config } from './config';
 import { migrateToLatest, openDatabase } from './db/database';
-import { deleteExpiredRateLimits } from './features/auth/rate-limit';
+import { deleteExpiredRateLimits } from './plugins/rate-limit';
 import { deleteExpiredSessions } from './plugins/sessions.repository';
 import { loadBuiltinScenarios } from './features/scenarios/scenarios.loader';
 
@@ -43,7 +43,7 @@ async function main(): Promise<void> {
         `\n  First start: an admin account was created.\n    email:    ${admin.email}\n    password: ${admin.generatedPassword}\n  Sign in and change this password under Settings.\n`,
       );
     } else if (admin) {
-      app.log.info({ email: admin.email }, 'admin account created from ADMIN_EMAIL');
+      app.log.info({ email: admin.email }, `admin account ${admin.action} from ADMIN_EMAIL and ADMIN_PASSWORD`);
     }
   } catch (error) {
     app.log.fatal({ err: error }, 'start-up failed');

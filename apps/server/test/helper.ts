@@ -112,6 +112,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
       role: 'student',
       disabled: 0,
       failed_attempts: 0,
+      locked_until: null,
       photo_file_id: null,
       created_at: now,
       updated_at: now,

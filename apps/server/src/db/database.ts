@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type SqliteDatabase, type Transaction } from 'kysely';
+import { Kysely, Migrator, PostgresAdapter, PostgresDialect, SqliteDialect, sql, type SqliteDatabase, type Transaction } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations';
 import type { Database } from './schema';
@@ -91,6 +91,8 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
 /**
  * Runs every migration that has not run yet; throws with the failing migration's error. With a PostgreSQL
  * schema the bookkeeping tables live in it too (Kysely would otherwise find another schema's tables).
+ * On PostgreSQL the whole run holds an advisory lock, so servers starting together on one empty database
+ * migrate one after the other (the later ones find nothing left to do) instead of racing to create tables.
  */
 export async function migrateToLatest(db: Db, pgSchema?: string): Promise<string[]> {
   const migrator = new Migrator({
@@ -98,9 +100,33 @@ export async function migrateToLatest(db: Db, pgSchema?: string): Promise<string
     provider: { getMigrations: async () => migrations },
     ...(pgSchema ? { migrationTableSchema: pgSchema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
+  const migrate = async () => {
+    const { error, results } = await migrator.migrateToLatest();
+    if (error) throw error instanceof Error ? error : new Error(String(error));
+    return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
+  };
+  if (!isPostgresDb(db)) return migrate();
+  return db.connection().execute(async (connection) => {
+    const key = sql`hashtext(${'tradecraft:migrate:'} || current_schema())`;
+    await sql`select pg_advisory_lock(${key})`.execute(connection);
+    try {
+      return await migrate();
+    } finally {
+      await sql`select pg_advisory_unlock(${key})`.execute(connection);
+    }
+  });
+}
+
+const isPostgresDb = (db: DbOrTrx) => db.getExecutor().adapter instanceof PostgresAdapter;
+
+/**
+ * Serialises what follows in this transaction with every other transaction taking the same lock, in any
+ * server process (PostgreSQL: an advisory lock released at commit). SQLite runs one write transaction at
+ * a time already, so there it does nothing.
+ */
+export async function takeTransactionLock(trx: Trx, name: string): Promise<void> {
+  if (!isPostgresDb(trx)) return;
+  await sql`select pg_advisory_xact_lock(hashtext(${`tradecraft:${name}:`} || current_schema()))`.execute(trx);
 }
 
 export async function isDatabaseReachable(db: Db): Promise<boolean> {

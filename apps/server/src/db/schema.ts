@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 // Timestamps are ISO-8601 UTC strings; booleans are 0/1 (see the first migration).
 
@@ -12,6 +12,8 @@ export interface UsersTable {
   role: 'pending' | 'student' | 'admin';
   disabled: number;
   failed_attempts: number;
+  /** Set by the third wrong password; the lock lifts by itself at this time (ISO). Null when not locked. */
+  locked_until: ColumnType<string | null, string | null | undefined, string | null>;
   photo_file_id: string | null;
   created_at: string;
   updated_at: string;

@@ -43,7 +43,10 @@ export const managedUserSchema = z.object({
   email: z.string(),
   designation: z.string(),
   role: z.enum(['pending', 'student', 'admin']),
+  /** Disabled by an admin, or locked after failed sign-ins (then lockedUntil says until when). */
   disabled: z.boolean(),
+  /** Set while three wrong passwords keep the account locked; the lock lifts by itself then, or when an admin enables it. */
+  lockedUntil: z.string().nullable(),
   createdAt: z.string(),
 });
 export type ManagedUser = z.infer<typeof managedUserSchema>;

@@ -6,35 +6,35 @@ import {
   registerInputSchema,
   sessionUserSchema,
 } from '@tradecraft/shared';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
 import { toSessionUser } from '../users/users.repository';
 import { currentUser } from '../../plugins/access';
-import { changePassword, registerUser, signIn, signOut, type Client } from './auth.service';
-import { SESSION_ABSOLUTE_MS, SESSION_COOKIE } from '../../plugins/sessions.repository';
+import { changePassword, registerUser, signIn, signOut, type Client, type LockoutPolicy } from './auth.service';
+import { clearSessionCookie, setSessionCookie } from '../../plugins/session-cookie';
 
 export interface AuthRoutesOptions {
   db: Db;
   secureCookies: boolean;
+  lockout: LockoutPolicy;
 }
 
 function clientOf(request: FastifyRequest): Client {
   return { ip: request.ip ?? null, userAgent: request.headers['user-agent'] ?? null };
 }
 
-export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, secureCookies }) => {
-  const cookieOptions = { path: '/', httpOnly: true, sameSite: 'lax', secure: secureCookies } as const;
-  const clearSessionCookie = (reply: FastifyReply) => reply.clearCookie(SESSION_COOKIE, cookieOptions);
-
+export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, secureCookies, lockout }) => {
   app.post(
     '/register',
     {
       config: { access: 'public' },
       schema: {
         tags: ['auth'],
-        summary: 'Register an account; it waits as pending until an admin approves it',
+        summary:
+          'Register an account; it waits as pending until an admin approves it. A known email gets the same ' +
+          'answer (its owner is told through the bell)',
         body: registerInputSchema,
         response: { 201: z.object({ message: z.string() }) },
       },
@@ -51,14 +51,14 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       config: { access: 'public' },
       schema: {
         tags: ['auth'],
-        summary: 'Sign in; sets the session cookie',
+        summary: 'Sign in; sets the session cookie and ends the session the browser held, if any',
         body: loginInputSchema,
         response: { 200: z.object({ user: sessionUserSchema }) },
       },
     },
     async (request, reply) => {
-      const { user, session } = await signIn(db, request.body, clientOf(request));
-      reply.setCookie(SESSION_COOKIE, session.token, { ...cookieOptions, maxAge: SESSION_ABSOLUTE_MS / 1000 });
+      const { user, session } = await signIn(db, request.body, clientOf(request), lockout, request.sessionId);
+      setSessionCookie(reply, secureCookies, session.token);
       return { user: toSessionUser(user) };
     },
   );
@@ -71,7 +71,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     },
     async (request, reply) => {
       await signOut(db, request.user, request.sessionId, clientOf(request));
-      clearSessionCookie(reply);
+      clearSessionCookie(reply, secureCookies);
       return { ok: true as const };
     },
   );
@@ -95,13 +95,16 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       config: { access: 'signedIn' },
       schema: {
         tags: ['auth'],
-        summary: 'Change the password; ends every other session of the user',
+        summary:
+          'Change the password; ends every other session of the user and gives this one a new cookie. A wrong ' +
+          'current password counts toward the lockout; the third ends the session (401)',
         body: passwordChangeInputSchema,
         response: { 200: okSchema },
       },
     },
-    async (request) => {
-      await changePassword(db, currentUser(request), request.sessionId!, request.body, clientOf(request));
+    async (request, reply) => {
+      const session = await changePassword(db, currentUser(request), request.body, clientOf(request), lockout);
+      setSessionCookie(reply, secureCookies, session.token);
       return { ok: true as const };
     },
   );

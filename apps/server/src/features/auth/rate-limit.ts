@@ -1,75 +1,4 @@
-import { nowIso } from '../../clock';
-import type { DbOrTrx } from '../../db/database';
-import { tooManyRequests } from '../../errors';
-
-export interface RateLimit {
-  /** What is limited, e.g. 'login-ip'. */
-  name: string;
-  max: number;
-  windowMs: number;
-  message: string;
-}
-
-// Counters live in the database so every server process behind a load balancer shares them.
-/** Counts one more event in the current window and returns the count. */
-export async function incrementRateLimit(
-  db: DbOrTrx,
-  limit: RateLimit,
-  subject: string,
-): Promise<{ count: number; window_ends_at: string }> {
-  const now = nowIso();
-  const windowEndsAt = new Date(Date.now() + limit.windowMs).toISOString();
-  return db
-    .insertInto('rate_limits')
-    .values({ key: `${limit.name}:${subject}`, count: 1, window_ends_at: windowEndsAt })
-    .onConflict((oc) =>
-      oc.column('key').doUpdateSet((eb) => ({
-        count: eb
-          .case()
-          .when('rate_limits.window_ends_at', '<=', now)
-          .then(1)
-          .else(eb('rate_limits.count', '+', 1))
-          .end(),
-        window_ends_at: eb
-          .case()
-          .when('rate_limits.window_ends_at', '<=', now)
-          .then(windowEndsAt)
-          .else(eb.ref('rate_limits.window_ends_at'))
-          .end(),
-      })),
-    )
-    .returning(['count', 'window_ends_at'])
-    .executeTakeFirstOrThrow();
-}
-
-/** Counts this request and refuses it (429) once the window's limit is passed. */
-export async function consumeRateLimit(db: DbOrTrx, limit: RateLimit, subject: string): Promise<void> {
-  const row = await incrementRateLimit(db, limit, subject);
-  if (row.count > limit.max) {
-    const retryAfterSeconds = Math.max(1, Math.ceil((Date.parse(row.window_ends_at) - Date.now()) / 1000));
-    throw tooManyRequests(limit.message, retryAfterSeconds);
-  }
-}
-
-/** Refuses when the counter is already at its limit, without counting this request (see LOGIN_FAILURES_PER_ACCOUNT). */
-export async function assertUnderRateLimit(db: DbOrTrx, limit: RateLimit, subject: string): Promise<void> {
-  const row = await db
-    .selectFrom('rate_limits')
-    .select(['count', 'window_ends_at'])
-    .where('key', '=', `${limit.name}:${subject}`)
-    .where('window_ends_at', '>', nowIso())
-    .executeTakeFirst();
-  if (row && row.count >= limit.max) {
-    const retryAfterSeconds = Math.max(1, Math.ceil((Date.parse(row.window_ends_at) - Date.now()) / 1000));
-    throw tooManyRequests(limit.message, retryAfterSeconds);
-  }
-}
-
-export async function deleteExpiredRateLimits(db: DbOrTrx): Promise<void> {
-  await db.deleteFrom('rate_limits').where('window_ends_at', '<=', nowIso()).execute();
-}
-
-const MINUTE = 60_000;
+import { MINUTE, type RateLimit } from '../../plugins/rate-limit';
 
 /** A whole class signing in from one address must pass: 120 a minute per address. */
 export const LOGIN_PER_ADDRESS: RateLimit = {
@@ -95,4 +24,12 @@ export const REGISTER_PER_ADDRESS: RateLimit = {
   max: 100,
   windowMs: 60 * MINUTE,
   message: 'Too many registrations from your network. Please try again later.',
+};
+
+/** Wrong current passwords also count toward the lockout; this bounds the attempts themselves. */
+export const PASSWORD_CHANGE_PER_USER: RateLimit = {
+  name: 'password-change',
+  max: 10,
+  windowMs: 15 * MINUTE,
+  message: 'Too many password changes. Please wait 15 minutes and try again.',
 };

@@ -88,7 +88,15 @@ function filteredUsers(db: DbOrTrx, filters: UsersListFilters) {
     );
 }
 
-export function toManagedUser(user: Pick<User, 'id' | 'first_name' | 'last_name' | 'email' | 'designation' | 'role' | 'disabled' | 'created_at'>): ManagedUser {
+type ManagedUserRow = Pick<User, 'id' | 'first_name' | 'last_name' | 'email' | 'designation' | 'role' | 'disabled' | 'locked_until' | 'created_at'>;
+
+/** The lock's end while it lasts, else null (a lock whose time is up is lifted at the next sign-in). */
+export function activeLockEnd(user: Pick<User, 'locked_until'>, now = Date.now()): string | null {
+  return user.locked_until !== null && Date.parse(user.locked_until) > now ? user.locked_until : null;
+}
+
+export function toManagedUser(user: ManagedUserRow): ManagedUser {
+  const lockedUntil = activeLockEnd(user);
   return {
     id: user.id,
     firstName: user.first_name,
@@ -96,7 +104,8 @@ export function toManagedUser(user: Pick<User, 'id' | 'first_name' | 'last_name'
     email: user.email,
     designation: user.designation,
     role: user.role,
-    disabled: user.disabled === 1,
+    disabled: user.disabled === 1 || lockedUntil !== null,
+    lockedUntil,
     createdAt: user.created_at,
   };
 }
@@ -104,7 +113,7 @@ export function toManagedUser(user: Pick<User, 'id' | 'first_name' | 'last_name'
 /** One page of Manage Users, filtered, sorted and paged in SQL. */
 export async function listManagedUsers(db: DbOrTrx, query: z.output<typeof usersListQuerySchema>): Promise<UsersPage> {
   const { sort, dir, page, pageSize } = query;
-  const columns = ['id', 'first_name', 'last_name', 'email', 'designation', 'role', 'disabled', 'created_at'] as const;
+  const columns = ['id', 'first_name', 'last_name', 'email', 'designation', 'role', 'disabled', 'locked_until', 'created_at'] as const;
   let rowsQuery = filteredUsers(db, query).select(columns);
   // People sort names the way they read them, not by byte value, so text columns compare lower-cased.
   if (sort === 'name') {
@@ -206,4 +215,42 @@ export function findUserForUpdate(trx: Trx, id: string): Promise<User | undefine
 
 export function updateUserFields(trx: Trx, id: string, fields: UserUpdate): Promise<User> {
   return trx.updateTable('users').set(fields).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findAnyAdminId(db: DbOrTrx): Promise<string | undefined> {
+  const row = await db.selectFrom('users').select('id').where('role', '=', 'admin').limit(1).executeTakeFirst();
+  return row?.id;
+}
+
+/** Makes the account with this email an enabled, unlocked admin with this password; inserts it when missing. */
+export async function upsertAdmin(db: DbOrTrx, user: NewUser): Promise<void> {
+  await db
+    .insertInto('users')
+    .values(user)
+    .onConflict((oc) =>
+      oc.column('email').doUpdateSet({
+        role: 'admin',
+        disabled: 0,
+        failed_attempts: 0,
+        locked_until: null,
+        password_hash: user.password_hash,
+        updated_at: user.updated_at,
+      }),
+    )
+    .execute();
+}
+
+/** Lifts a lock and re-enables the account; with a hash, sets that password too. */
+export async function restoreAccess(db: DbOrTrx, id: string, fields: { passwordHash?: string; now: string }): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({
+      disabled: 0,
+      failed_attempts: 0,
+      locked_until: null,
+      ...(fields.passwordHash ? { password_hash: fields.passwordHash } : {}),
+      updated_at: fields.now,
+    })
+    .where('id', '=', id)
+    .execute();
 }

@@ -6,7 +6,8 @@ import type { User } from '../../db/schema';
 import { conflict, forbidden, notFound } from '../../errors';
 import { recordAudit } from '../audit/audit.service';
 import { deleteUserSessions } from '../../plugins/sessions.repository';
-import { findUserById, findUserForUpdate, lockActiveAdminIds, updateUserFields } from './users.repository';
+import { endStreamsOfEndedSessions } from '../notifications/notifications.hub';
+import { activeLockEnd, findUserById, findUserForUpdate, lockActiveAdminIds, updateUserFields } from './users.repository';
 
 const PENDING_SCREEN = 'Pending Approvals';
 
@@ -74,10 +75,12 @@ function describeChanges(before: User, after: Pick<User, 'first_name' | 'last_na
 /**
  * An admin's edit of an approved account. The self and last-admin rules are checked inside the transaction
  * with the admins locked, so two admins demoting each other at once cannot leave the platform without one.
- * Disabling ends the user's sessions; enabling clears the failed sign-in count.
+ * Disabling ends the user's sessions (and their notification streams at once); enabling clears the failed
+ * sign-in count and any lock.
  */
 export async function updateUser(db: Db, actor: User, id: string, input: z.output<typeof updateUserInputSchema>): Promise<User> {
-  return db.transaction().execute(async (trx) => {
+  let disabled = false;
+  const updated = await db.transaction().execute(async (trx) => {
     const touchesAdminRights = input.role !== undefined || input.disabled !== undefined;
     const activeAdminIds = touchesAdminRights ? await lockActiveAdminIds(trx) : [];
     const user = await findUserForUpdate(trx, id);
@@ -91,8 +94,10 @@ export async function updateUser(db: Db, actor: User, id: string, input: z.outpu
       role: input.role ?? user.role,
       disabled: input.disabled === undefined ? user.disabled : input.disabled ? 1 : 0,
     };
+    const locked = activeLockEnd(user) !== null;
     const disabling = user.disabled === 0 && next.disabled === 1;
-    const enabling = user.disabled === 1 && next.disabled === 0;
+    // Enabling also lifts a lock after failed sign-ins (Manage Users shows a locked account as disabled).
+    const enabling = (user.disabled === 1 || locked) && input.disabled === false;
     const demoting = user.role === 'admin' && next.role !== 'admin';
     if (user.id === actor.id && disabling) throw conflict(USER_EDIT_MESSAGES.selfDisable);
     if (user.id === actor.id && demoting) throw conflict(USER_EDIT_MESSAGES.selfDemote);
@@ -104,13 +109,15 @@ export async function updateUser(db: Db, actor: User, id: string, input: z.outpu
     if (touchesAdminRights && !activeAdminIds.includes(actor.id)) throw forbidden();
 
     const changes = describeChanges(user, next);
+    if (enabling && locked) changes.push('sign-in lock lifted');
     if (changes.length === 0) return user;
     const updated = await updateUserFields(trx, id, {
       ...next,
-      ...(enabling ? { failed_attempts: 0 } : {}),
+      ...(enabling ? { failed_attempts: 0, locked_until: null } : {}),
       updated_at: nowIso(),
     });
     if (disabling) await deleteUserSessions(trx, id);
+    disabled = disabling;
     await recordAudit(trx, {
       actor: actor.email,
       action: 'edit user',
@@ -119,4 +126,6 @@ export async function updateUser(db: Db, actor: User, id: string, input: z.outpu
     });
     return updated;
   });
+  if (disabled) await endStreamsOfEndedSessions(db, [id]);
+  return updated;
 }
