@@ -71,6 +71,8 @@ export async function startServer({
       ADMIN_EMAIL: BENCH_ADMIN.email,
       ADMIN_PASSWORD: BENCH_ADMIN.password,
       WEB_DIST_DIR: path.join(logDir, 'no-web'),
+      // A simulated trainee starts a new run every second or faster; a person never does.
+      RUN_STARTS_PER_MINUTE: '1000000',
       ...env,
     },
   });

@@ -20,7 +20,7 @@ import { scenariosRoutes } from './features/scenarios/scenarios.routes';
 import { settingsRoutes } from './features/settings/settings.routes';
 import { usersRoutes } from './features/users/users.routes';
 import { registerDocs } from './plugins/docs';
-import { registerErrorHandler } from './plugins/error-handler';
+import { answerFrameworkError, registerErrorHandler } from './plugins/error-handler';
 import { registerSecurity } from './plugins/security';
 import { registerSessionCookie } from './plugins/session-cookie';
 import { registerWeb } from './plugins/web';
@@ -42,6 +42,7 @@ export async function buildApp({ config, db, dialect, logger = false }: AppOptio
     bodyLimit: 1024 * 1024,
     // Generated bodies and ids only; reject path parameters long enough to be an attack.
     routerOptions: { maxParamLength: 200 },
+    frameworkErrors: answerFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -74,7 +75,7 @@ export async function buildApp({ config, db, dialect, logger = false }: AppOptio
       await api.register(notificationsRoutes, { prefix: '/notifications', db });
       await api.register(scenariosRoutes, { prefix: '/sim', db });
       await api.register(settingsRoutes, { prefix: '/settings', db });
-      await api.register(runsRoutes, { prefix: '/runs', db });
+      await api.register(runsRoutes, { prefix: '/runs', db, runStartsPerMinute: config.runStartsPerMinute });
       await api.register(progressRoutes, { prefix: '/progress', db });
     },
     { prefix: '/api' },

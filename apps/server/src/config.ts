@@ -18,6 +18,7 @@ const envSchema = z
     REPOSITORY_URL: z.url({ protocol: /^https?$/ }).default('https://github.com/tradecraft-range/tradecraft'),
     WEB_DIST_DIR: z.string().min(1).optional(),
     LOCKOUT_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(15),
+    RUN_STARTS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
     TRUST_PROXY: z
       .enum(['true', 'false', '1', '0'])
       .default('false')
@@ -42,6 +43,8 @@ export interface Config {
   webDistDir: string | undefined;
   /** How long three wrong passwords lock an account. */
   lockoutMinutes: number;
+  /** How many runs one user may start in a minute. */
+  runStartsPerMinute: number;
   /** Take the client address from X-Forwarded-For (only behind a proxy you run). */
   trustProxy: boolean;
 }
@@ -72,6 +75,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     repositoryUrl: values.REPOSITORY_URL,
     webDistDir: values.WEB_DIST_DIR,
     lockoutMinutes: values.LOCKOUT_MINUTES,
+    runStartsPerMinute: values.RUN_STARTS_PER_MINUTE,
     trustProxy: values.TRUST_PROXY,
   };
 }

@@ -230,6 +230,22 @@ describe('PUT /api/profile/photo', () => {
     expect(await t.db.selectFrom('files').select('id').execute()).toEqual([]);
   });
 
+  it('processes at most 10 pictures per user in 10 minutes', async () => {
+    const { user, cookie } = await t.userWithSession('student');
+    const picture = await png(16, 16);
+    for (let i = 0; i < 10; i++) {
+      expect((await uploadPhoto(cookie, { name: 'me.png', type: 'image/png', bytes: picture })).statusCode).toBe(200);
+    }
+    const before = await t.db.selectFrom('users').select('photo_file_id').where('id', '=', user.id).executeTakeFirstOrThrow();
+    const refused = await uploadPhoto(cookie, { name: 'me.png', type: 'image/png', bytes: picture });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().error).toBe('You have uploaded too many pictures. Please wait 10 minutes and try again.');
+    const after = await t.db.selectFrom('users').select('photo_file_id').where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(after).toEqual(before);
+    const other = await t.userWithSession('student');
+    expect((await uploadPhoto(other.cookie, { name: 'me.png', type: 'image/png', bytes: picture })).statusCode).toBe(200);
+  });
+
   it('refuses a text file renamed .png', async () => {
     const { cookie } = await t.userWithSession('student');
     const response = await uploadPhoto(cookie, { name: 'notes.png', type: 'image/png', bytes: Buffer.from('just some text\n') });

@@ -8,26 +8,27 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/database';
 import { currentUser } from '../../plugins/access';
-import { answerStep, endRun, getRun, moveOn, startRun } from './runs.service';
+import { answerStep, endRun, getRun, moveOn, runStartsLimit, startRun } from './runs.service';
 
 /**
  * The run engine (DESIGN.md): the server decides correctness, feedback, the next step and the score.
  * A run is visible to its owner and to admins (404 to anyone else) and playable only by its owner.
  */
-export const runsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+export const runsRoutes: FastifyPluginAsyncZod<{ db: Db; runStartsPerMinute: number }> = async (app, { db, runStartsPerMinute }) => {
+  const startLimit = runStartsLimit(runStartsPerMinute);
   app.post(
     '/',
     {
       config: { access: 'signedIn' },
       schema: {
         tags: ['runs'],
-        summary: 'Start a run of a scenario at its first step',
+        summary: 'Start a run of a scenario at its first step (429 when the user starts too many in a minute)',
         body: startRunInputSchema,
         response: { 201: runResponseSchema },
       },
     },
     async (request, reply) => {
-      const run = await startRun(db, currentUser(request), request.body);
+      const run = await startRun(db, currentUser(request), request.body, startLimit);
       return reply.status(201).send({ run });
     },
   );

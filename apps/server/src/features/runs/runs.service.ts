@@ -23,6 +23,7 @@ import { nowIso } from '../../clock';
 import type { Db, DbOrTrx } from '../../db/database';
 import type { Run, User } from '../../db/schema';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors';
+import { consumeRateLimit, MINUTE, type RateLimit } from '../../plugins/rate-limit';
 import {
   claimCurrentStepReturningRun,
   endRun as endRunRow,
@@ -228,7 +229,16 @@ async function lostRaceMessage(db: DbOrTrx, runId: string, fallback: string): Pr
 }
 
 /** Starts a run at the scenario's first step, recording its name and step count as they are now. */
-async function startRunOn(db: Db, user: User, input: StartRunInput): Promise<RunState> {
+/** Runs one user may start per minute (RUN_STARTS_PER_MINUTE): each start writes a run, so a script cannot flood the table. */
+export const runStartsLimit = (perMinute: number): RateLimit => ({
+  name: 'run-starts',
+  max: perMinute,
+  windowMs: MINUTE,
+  message: 'You have started too many runs in the last minute. Please wait a minute and try again.',
+});
+
+async function startRunOn(db: Db, user: User, input: StartRunInput, limit: RateLimit): Promise<RunState> {
+  await consumeRateLimit(db, limit, user.id);
   const scenario = await loadScenario(db, input.scenarioId);
   if (!scenario || scenario.deleted) throw notFound(RUN_MESSAGES.scenarioNotFound);
   const first = scenario.definition.steps[0];
@@ -343,8 +353,8 @@ async function endRunOn(db: Db, user: User, id: string): Promise<RunState> {
 // connection per process) a request then finishes before the next one starts, instead of every request in
 // flight taking turns query by query: under load the slowest answers come back sooner (bench/, answer path).
 // On PostgreSQL it takes one pool connection per request instead of one per query.
-export const startRun = (db: Db, user: User, input: StartRunInput): Promise<RunState> =>
-  db.connection().execute((connection) => startRunOn(connection, user, input));
+export const startRun = (db: Db, user: User, input: StartRunInput, limit: RateLimit): Promise<RunState> =>
+  db.connection().execute((connection) => startRunOn(connection, user, input, limit));
 
 export const getRun = (db: Db, viewer: User, id: string): Promise<RunState> =>
   db.connection().execute((connection) => getRunOn(connection, viewer, id));

@@ -408,3 +408,24 @@ describe('the run engine', () => {
     });
   });
 });
+
+describe('starting runs per user', () => {
+  it('refuses a start over RUN_STARTS_PER_MINUTE with 429 and a readable message, for that user only', async () => {
+    const t = await createTestApp({ RUN_STARTS_PER_MINUTE: '2' });
+    try {
+      const scenarioId = (await insertScenario(t.db)).id;
+      const [first, second] = [await t.userWithSession('student'), await t.userWithSession('student')];
+      const start = (cookie: string) => t.request({ method: 'POST', url: '/api/runs', body: { scenarioId }, cookie });
+      expect((await start(first.cookie)).statusCode).toBe(201);
+      expect((await start(first.cookie)).statusCode).toBe(201);
+      const refused = await start(first.cookie);
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json().error).toBe('You have started too many runs in the last minute. Please wait a minute and try again.');
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(await t.db.selectFrom('runs').select('id').where('user_id', '=', first.user.id).execute()).toHaveLength(2);
+      expect((await start(second.cookie)).statusCode).toBe(201);
+    } finally {
+      await t.close();
+    }
+  });
+});
