@@ -97,15 +97,13 @@ export const adminScenarioSchema = z.object({
 export type AdminScenario = z.infer<typeof adminScenarioSchema>;
 export type AdminScenarioStep = z.infer<typeof adminScenarioStepSchema>;
 
-export const traineeScenarioStepSchema = z.object({
-  ...stepFields,
-  options: z.array(z.object({ text: z.string() })),
-});
-
+/**
+ * What a trainee may know of a scenario before playing it: its card. Steps reach them one at a time through
+ * the run; the list of steps would tell which ones only a wrong answer leads to.
+ */
 export const traineeScenarioSchema = z.object({
   view: z.literal('trainee'),
   ...scenarioFields,
-  steps: z.array(traineeScenarioStepSchema),
 });
 export type TraineeScenario = z.infer<typeof traineeScenarioSchema>;
 

@@ -55,7 +55,7 @@ export const scenariosRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
       config: { access: 'signedIn' },
       schema: {
         tags: ['scenarios'],
-        summary: 'One scenario: whole for admins (view "admin"); without answers, next steps or feedback for trainees',
+        summary: 'One scenario: whole for admins (view "admin"); its card only for trainees (name, type, difficulty, description, sources, step count)',
         params: scenarioIdParamsSchema,
         response: { 200: scenarioDetailSchema },
       },

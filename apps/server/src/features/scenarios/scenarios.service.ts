@@ -51,7 +51,7 @@ export function definitionOf(scenario: Scenario): ScenarioDefinition {
   return JSON.parse(scenario.definition) as ScenarioDefinition;
 }
 
-/** Admins see the whole scenario; everyone else sees it without the answers (see traineeView). */
+/** Admins see the whole scenario; everyone else its card (see traineeView). */
 export async function getScenarioFor(db: Db, user: User, id: string): Promise<ScenarioDetail> {
   const scenario = await findActiveScenario(db, id);
   if (!scenario) throw notFound('No such scenario.');
@@ -70,8 +70,8 @@ function adminView(scenario: Scenario): AdminScenario {
 }
 
 /**
- * Built field by field from what a trainee may see, so no answer (correct_option, next_step, feedback)
- * can reach a trainee's browser before they answer; the response schema strips anything else again.
+ * The scenario's card, built field by field, so nothing of its steps (titles, hints, artifacts, options, and
+ * which steps exist at all) reaches a trainee's browser before the run gets there.
  */
 export function traineeView(scenario: Scenario): TraineeScenario {
   const definition = definitionOf(scenario);
@@ -84,15 +84,6 @@ export function traineeView(scenario: Scenario): TraineeScenario {
     description: definition.description,
     ...(definition.sources ? { sources: definition.sources.map(({ title, url }) => ({ title, url })) } : {}),
     stepCount: scenario.step_count,
-    steps: definition.steps.map((step) => ({
-      id: step.id,
-      title: step.title,
-      description: step.description,
-      ...(step.artifacts ? { artifacts: step.artifacts } : {}),
-      ...(step.hint !== undefined ? { hint: step.hint } : {}),
-      ...(step.mitre_attack !== undefined ? { mitre_attack: step.mitre_attack } : {}),
-      options: step.options.map((option) => ({ text: option.text })),
-    })),
   };
 }
 
