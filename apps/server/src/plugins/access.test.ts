@@ -126,3 +126,21 @@ describe('authorization matrix', () => {
     expect(failures).toEqual([]);
   });
 });
+
+describe('the API description', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('is for signed-in admins only: the document, its browser and its files', async () => {
+    const student = await t.userWithSession('student');
+    const admin = await t.userWithSession('admin');
+    for (const url of ['/api/docs', '/api/docs/json', '/api/docs/yaml', '/api/docs/static/index.html']) {
+      const as = async (cookie?: string) => (await t.request({ method: 'GET', url, ...(cookie ? { cookie } : {}) })).statusCode;
+      expect([url, await as(), await as(student.cookie)]).toEqual([url, 401, 403]);
+      expect([200, 302]).toContain(await as(admin.cookie));
+    }
+  });
+});

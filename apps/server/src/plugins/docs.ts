@@ -1,7 +1,17 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { forbidden } from '../errors';
+import { currentUser } from './access';
+
+/**
+ * The API description and its browser are for signed-in admins: the document maps every route, which is
+ * nothing an anonymous visitor needs. Runs after session loading, so request.user is known.
+ */
+async function requireSignedInAdmin(request: FastifyRequest): Promise<void> {
+  if (currentUser(request).role !== 'admin') throw forbidden();
+}
 
 /** The OpenAPI description, generated from the route schemas and browsable at /api/docs. */
 export async function registerDocs(app: FastifyInstance): Promise<void> {
@@ -18,5 +28,5 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true, uiHooks: { onRequest: requireSignedInAdmin } });
 }

@@ -21,8 +21,9 @@ describe('health and the API frame', () => {
     expect(response.json()).toEqual({ error: 'There is no such API route.' });
   });
 
-  it('serves the OpenAPI description', async () => {
-    const response = await t.request({ method: 'GET', url: '/api/docs/json' });
+  it('serves the OpenAPI description to an admin', async () => {
+    const { cookie } = await t.userWithSession('admin');
+    const response = await t.request({ method: 'GET', url: '/api/docs/json', cookie });
     expect(response.statusCode).toBe(200);
     const spec = response.json();
     expect(spec.openapi).toMatch(/^3\./);

@@ -140,7 +140,11 @@ function EditUserForm({ user, isSelf, onClose }: { user: ManagedUser; isSelf: bo
         <Switch
           label="Disabled"
           description={
-            isSelf ? 'You cannot disable your own account.' : 'A disabled user cannot sign in; disabling ends their sessions.'
+            isSelf
+              ? 'You cannot disable your own account.'
+              : user.lockedUntil
+                ? 'Locked after three wrong passwords; the lock lifts by itself, or switch this off to lift it now.'
+                : 'A disabled user cannot sign in; disabling ends their sessions.'
           }
           checked={values.disabled}
           onChange={(event) => set('disabled', event.currentTarget.checked)}
