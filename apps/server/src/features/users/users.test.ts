@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { USER_EDIT_MESSAGES, type ManagedUser, type UsersPage } from '@tradecraft/shared';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/helper';
+import { createTestApp, PASSWORD, type TestApp } from '../../../test/helper';
 import { nowIso } from '../../clock';
 import { updateUser } from './users.service';
 
@@ -163,6 +163,22 @@ describe('PATCH /api/users/:id', () => {
     expect(enabled.json().user.disabled).toBe(false);
     expect((await userRow(student.user.id)).failed_attempts).toBe(0);
     await expect(t.signIn(student.user.email)).resolves.toBeTruthy();
+  });
+
+  it('shows a locked account as locked and lets an admin lift the lock at once, audited', async () => {
+    const lockedUntil = new Date(Date.now() + 10 * 60_000).toISOString();
+    const locked = await t.createUser({ email: 'locked@example.com', failed_attempts: 3, locked_until: lockedUntil });
+    const list = await t.request({ method: 'GET', url: '/api/users?search=locked%40', cookie: admin.cookie });
+    expect(list.json().items).toEqual([expect.objectContaining({ email: 'locked@example.com', disabled: true, lockedUntil })]);
+    const signIn = () => t.request({ method: 'POST', url: '/api/auth/login', body: { email: locked.email, password: PASSWORD } });
+    expect((await signIn()).statusCode).toBe(403);
+
+    const lifted = await patch(locked.id, { disabled: false });
+    expect(lifted.statusCode).toBe(200);
+    expect(lifted.json().user).toMatchObject({ disabled: false, lockedUntil: null });
+    expect(await userRow(locked.id)).toMatchObject({ failed_attempts: 0, locked_until: null, disabled: 0 });
+    expect((await auditRows()).at(-1)!.details).toBe('Edited locked@example.com: sign-in lock lifted');
+    expect((await signIn()).statusCode).toBe(200);
   });
 
   it('refuses an admin disabling or demoting themself, and changes nothing', async () => {
