@@ -6,7 +6,7 @@ import { LOGIN_FAILURES_PER_ACCOUNT } from './rate-limit';
 
 // Every password check sign-in makes goes through this spy, so the test can count them.
 vi.mock('./passwords', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('./passwords')>();
+  const actual = await importOriginal<typeof passwords>();
   return { ...actual, verifyPassword: vi.fn(actual.verifyPassword) };
 });
 
