@@ -54,6 +54,7 @@ test('registering with an email that has an account looks like any registration;
   await expect(page.getByText(AUTH_MESSAGES.registrationSucceeded)).toBeVisible();
 
   await signInPage(page, user);
+  await page.goto('/dashboard');
   await page.getByRole('button', { name: /^Notifications, [1-9]\d* unread$/ }).click();
   await expect(page.getByRole('dialog')).toContainText('Someone tried to register a new account with your email address.');
 });
