@@ -7,10 +7,11 @@ import type {
   UsersPage,
   usersListQuerySchema,
 } from '@tradecraft/shared';
-import { PostgresAdapter, sql, type Expression, type SqlBool } from 'kysely';
+import { PostgresAdapter, sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { z } from 'zod';
+import { nowIso } from '../../clock';
 import type { DbOrTrx, Trx } from '../../db/database';
-import type { NewUser, User, UserUpdate } from '../../db/schema';
+import type { Database, NewUser, User, UserUpdate } from '../../db/schema';
 import { containsIgnoringCase } from '../audit/contains';
 
 export function findUserByEmail(db: DbOrTrx, email: string): Promise<User | undefined> {
@@ -69,6 +70,10 @@ export async function listPendingUsers(db: DbOrTrx): Promise<PendingUser[]> {
 
 type UsersListFilters = Pick<z.output<typeof usersListQuerySchema>, 'search' | 'role' | 'status'>;
 
+/** Disabled by an admin, or locked after failed sign-ins (Manage Users shows both as not active). Never null. */
+const isBlocked = (eb: ExpressionBuilder<Database, 'users'>, now: string) =>
+  eb.or([eb('disabled', '=', 1), eb(eb.fn.coalesce('locked_until', sql.lit('')), '>', now)]);
+
 /** The Manage Users filters; pending registrations only appear when role=pending asks for them. */
 function filteredUsers(db: DbOrTrx, filters: UsersListFilters) {
   const search = filters.search?.trim();
@@ -76,7 +81,8 @@ function filteredUsers(db: DbOrTrx, filters: UsersListFilters) {
     .selectFrom('users')
     .$if(filters.role === undefined, (qb) => qb.where('role', '!=', 'pending'))
     .$if(filters.role !== undefined, (qb) => qb.where('role', '=', filters.role!))
-    .$if(filters.status !== undefined, (qb) => qb.where('disabled', '=', filters.status === 'disabled' ? 1 : 0))
+    .$if(filters.status === 'disabled', (qb) => qb.where((eb) => isBlocked(eb, nowIso())))
+    .$if(filters.status === 'active', (qb) => qb.where((eb) => eb.not(isBlocked(eb, nowIso()))))
     .$if(Boolean(search), (qb) =>
       qb.where((eb) =>
         eb.or([
@@ -136,12 +142,13 @@ const countWhen = (condition: Expression<SqlBool>) => sql<number>`sum(case when 
 
 /** The Manage Users cards, in one pass over the table. */
 export async function userStats(db: DbOrTrx): Promise<UserStats> {
+  const now = nowIso();
   const row = await db
     .selectFrom('users')
     .select((eb) => [
       countWhen(eb('role', '!=', 'pending')).as('total'),
-      countWhen(eb.and([eb('role', '!=', 'pending'), eb('disabled', '=', 0)])).as('active'),
-      countWhen(eb.and([eb('role', '!=', 'pending'), eb('disabled', '=', 1)])).as('disabled'),
+      countWhen(eb.and([eb('role', '!=', 'pending'), eb.not(isBlocked(eb, now))])).as('active'),
+      countWhen(eb.and([eb('role', '!=', 'pending'), isBlocked(eb, now)])).as('disabled'),
       countWhen(eb('role', '=', 'pending')).as('pending'),
     ])
     .executeTakeFirstOrThrow();

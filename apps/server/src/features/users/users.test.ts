@@ -170,6 +170,10 @@ describe('PATCH /api/users/:id', () => {
     const locked = await t.createUser({ email: 'locked@example.com', failed_attempts: 3, locked_until: lockedUntil });
     const list = await t.request({ method: 'GET', url: '/api/users?search=locked%40', cookie: admin.cookie });
     expect(list.json().items).toEqual([expect.objectContaining({ email: 'locked@example.com', disabled: true, lockedUntil })]);
+    const blocked = await t.request({ method: 'GET', url: '/api/users?status=disabled', cookie: admin.cookie });
+    expect(blocked.json().items.map((user: ManagedUser) => user.email)).toEqual(['locked@example.com']);
+    const stats = await t.request({ method: 'GET', url: '/api/users/stats', cookie: admin.cookie });
+    expect(stats.json()).toMatchObject({ active: 1, disabled: 1 });
     const signIn = () => t.request({ method: 'POST', url: '/api/auth/login', body: { email: locked.email, password: PASSWORD } });
     expect((await signIn()).statusCode).toBe(403);
 

@@ -12,8 +12,6 @@ import { useUserStats } from '../api/get-user-stats';
 import { useUsers } from '../api/get-users';
 import { EditUserDialog } from '../components/edit-user-dialog';
 
-const lockEndText = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
-
 const column = createColumnHelper<ManagedUser>();
 
 const ROLE_OPTIONS = [
@@ -74,7 +72,7 @@ export default function ManageUsersPage() {
           info.row.original.lockedUntil ? (
             // Three wrong passwords: the lock lifts by itself at this time, or at once when an admin enables the account.
             <Badge variant="light" color="orange" radius="sm">
-              Locked until {lockEndText(info.row.original.lockedUntil)}
+              Locked
             </Badge>
           ) : info.getValue() ? (
             <Badge variant="light" color="red" radius="sm">
