@@ -245,7 +245,20 @@ onPostgres?.('servers starting at the same moment on one empty PostgreSQL databa
         await holder.query('begin');
         await holder.query('lock table users in share row exclusive mode'); // reads pass, inserts wait
         const admins = await startTogether(database, async () => {
-          await new Promise((resolve) => setTimeout(resolve, 4000));
+          // Hold until all three servers wait on a lock (the insert, or their turn to decide), then a little longer.
+          // Watched from a connection of its own: inside the holder's transaction the view would not change.
+          const watcher = new pg.Client({ connectionString: database.url });
+          await watcher.connect();
+          try {
+            const waiting = async () =>
+              (await watcher.query<{ n: number }>("select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'")).rows[0]!.n;
+            const deadline = Date.now() + 60_000;
+            while ((await waiting()) < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+            expect(await waiting()).toBe(3);
+          } finally {
+            await watcher.end();
+          }
+          await new Promise((resolve) => setTimeout(resolve, 1000));
           await holder.query('commit');
         });
         expect(admins).toEqual([{ email: 'admin@localhost' }]);
