@@ -96,7 +96,7 @@ export function loggableEmail(email: string): string {
 }
 
 /**
- * Signs a user in, or refuses with SPEC.md's messages. Every attempt is counted before its password is
+ * Signs a user in, or refuses with the product's sign-in messages. Every attempt is counted before its password is
  * checked, so parallel guesses cannot get round the count: at most three passwords are ever checked
  * before the lock, and the third wrong one locks the account for `lockoutMs`. Until the right password is
  * given, a disabled, locked, known or unknown account all answer alike (by the count of failures alone);
