@@ -1,6 +1,6 @@
 import type { LoginActivityStats } from '@tradecraft/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api, withQuery } from '../../../app/api-client';
+import { api, withQuery } from '../../../lib/api-client';
 import { activityQueryKey } from './get-login-activity';
 
 /** "Today" is the browser's day, sent as its time-zone offset. */

@@ -4,7 +4,7 @@ import {
   type LoginActivityQuery,
 } from '@tradecraft/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api, withQuery } from '../../../app/api-client';
+import { api, withQuery } from '../../../lib/api-client';
 
 export const activityQueryKey = ['activity'] as const;
 

@@ -1,6 +1,6 @@
 import type { DashboardStats } from '@tradecraft/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api, withQuery } from '../../../app/api-client';
+import { api, withQuery } from '../../../lib/api-client';
 
 // Under the users key, so approving or editing a user (which invalidates ['users']) refreshes the cards.
 export const dashboardStatsQueryKey = ['users', 'dashboard-stats'] as const;

@@ -1,6 +1,6 @@
 import type { AuditLogQuery, AuditPage } from '@tradecraft/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api, withQuery } from '../../../app/api-client';
+import { api, withQuery } from '../../../lib/api-client';
 
 export const auditQueryKey = ['audit'] as const;
 export const AUDIT_EXPORT_FILENAME = 'audit_logs.xlsx';

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../app/api-client';
+import { api } from '../../../lib/api-client';
 
 /** SPEC.md's `scenarioCount`: the number of scenarios the trainee has seen, kept in local storage. */
 export const SCENARIO_COUNT_KEY = 'scenarioCount';

@@ -5,11 +5,11 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { IconDownload, IconExternalLink, IconTargetArrow } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths';
-import { useSession } from '../../auth/api/get-session';
+import { paths } from '../../../lib/paths';
+import { useSession } from '../../../lib/session';
 import { skillsLayerUrl, useSkills, type SkillsScope } from '../api/get-skills';
 import { useUserSearch } from '../api/search-users';
-import { LoadError } from '../components/load-error';
+import { LoadError } from '../../../ui/load-error';
 import classes from './skill-map-page.module.css';
 
 const NAVIGATOR_URL = 'https://mitre-attack.github.io/attack-navigator/';

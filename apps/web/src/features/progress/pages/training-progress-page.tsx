@@ -12,7 +12,7 @@ import { IconDownload, IconSearch } from '@tabler/icons-react';
 import { createColumnHelper, type SortingState } from '@tanstack/react-table';
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { DataTable } from '../../../ui/data-table';
 import { trainingProgressCsvUrl, useTrainingProgress } from '../api/get-training-progress';
 import { ResultBadge } from '../components/result-badge';

@@ -4,8 +4,8 @@ import { IconAlertCircle, IconAlertTriangle, IconArrowLeft, IconEye, IconRefresh
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
-import { ApiError } from '../../../app/api-client';
-import { paths } from '../../../app/paths';
+import { ApiError } from '../../../lib/api-client';
+import { paths } from '../../../lib/paths';
 import { runQueryKey, useRun } from '../api/get-run';
 import { startRun } from '../api/start-run';
 import { DecisionPanel } from '../components/decision-panel';

@@ -1,6 +1,6 @@
 import { Badge } from '@mantine/core';
 import type { CSSProperties } from 'react';
-import { scenarioTypeColor } from '../../../app/theme';
+import { scenarioTypeColor } from '../../../ui/theme';
 import classes from './scenario-type.module.css';
 
 /** CSS variables naming the type's colour shades, for the badge and the card accent. */

@@ -2,7 +2,7 @@ import type { UploadScenarioResponse } from '@tradecraft/shared';
 import { Anchor, Button, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { IconCircleCheck, IconPlayerPlay } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { ScenarioTypeBadge } from './scenario-type';
 
 const ROW_HEADER_WIDTH = 130;

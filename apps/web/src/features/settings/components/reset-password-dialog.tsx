@@ -3,7 +3,7 @@ import { Alert, Button, Group, Modal, PasswordInput, Stack, Text } from '@mantin
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
 import { useEffect, type FormEvent } from 'react';
 import { useFormFields } from '../../../ui/use-form-fields';
-import { PasswordStrengthBar } from '../../auth/components/password-strength-bar';
+import { PasswordStrengthBar } from '../../../ui/password-strength-bar';
 import { useChangePassword } from '../api/change-password';
 
 /** SPEC.md: the dialog closes 1.5 seconds after a successful change. */
