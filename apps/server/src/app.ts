@@ -44,7 +44,6 @@ export async function buildApp({ config, db, dialect, logger = false }: AppOptio
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.decorate('db', db);
   app.decorate('dialect', dialect);
   app.decorate('config', config);
 
@@ -79,7 +78,6 @@ export async function buildApp({ config, db, dialect, logger = false }: AppOptio
 
 declare module 'fastify' {
   interface FastifyInstance {
-    db: Db;
     dialect: Dialect;
     config: Config;
   }

@@ -3,7 +3,7 @@ import type { SelectQueryBuilder } from 'kysely';
 import { nowIso } from '../../clock';
 import type { DbOrTrx } from '../../db/database';
 import type { Database, LoginEventsTable } from '../../db/schema';
-import { containsIgnoringCase } from '../audit/contains';
+import { containsIgnoringCase } from '../../db/contains';
 
 export interface LoginEventInput {
   email: string;

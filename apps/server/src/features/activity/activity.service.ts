@@ -16,6 +16,9 @@ import type { User } from '../../db/schema';
 import { recordAuditAlone } from '../audit/audit.service';
 import { listLoginEvents, loginEventBatches, loginEventCounts, type LoginEventFilters } from './activity.repository';
 
+// Sign-in writes its events through here (auth), never through activity.repository.
+export { countUnknownEmailFailures, recordLoginEvent } from './activity.repository';
+
 type FilterQuery = z.output<typeof loginActivityFilterSchema>;
 
 /** The request's filters in SQL terms: date inputs are whole days in the caller's time zone. */

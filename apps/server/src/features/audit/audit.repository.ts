@@ -1,7 +1,7 @@
 import type { AuditSortColumn, SortDirection } from '@tradecraft/shared';
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../../db/database';
-import { containsIgnoringCase } from './contains';
+import { containsIgnoringCase } from '../../db/contains';
 
 export interface AuditFilters {
   actor?: string | undefined;
@@ -21,6 +21,10 @@ export interface AuditRow {
   details: string | null;
   screen: string | null;
   at: string;
+}
+
+export async function insertAuditEntry(db: DbOrTrx, row: Omit<AuditRow, 'id'>): Promise<void> {
+  await db.insertInto('audit_log').values(row).execute();
 }
 
 const TEXT_FILTERS = ['actor', 'action', 'details', 'screen'] as const;

@@ -20,7 +20,7 @@ import { isUniqueViolation } from '../../db/errors';
 import type { Scenario, User } from '../../db/schema';
 import { AppError, notFound } from '../../errors';
 import { recordAudit } from '../audit/audit.service';
-import { saveFile } from '../files/files.repository';
+import { saveFile } from '../files/files.service';
 import { difficultyFromSetting } from '../settings/settings.service';
 import {
   findActiveScenario,

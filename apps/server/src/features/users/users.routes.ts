@@ -18,7 +18,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
 import { currentUser } from '../../plugins/access';
-import { dashboardCounts, listManagedUsers, listPendingUsers, toManagedUser, toSessionUser, userStats } from './users.repository';
+import { toSessionUser } from './session-user';
+import { dashboardCounts, listManagedUsers, listPendingUsers, toManagedUser, userStats } from './users.repository';
 import { approveUser, rejectUser, updateUser } from './users.service';
 
 export const usersRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
