@@ -34,7 +34,7 @@ export const activityRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       config: { access: 'admin' },
       schema: {
         tags: ['activity'],
-        summary: "Counts for the User Monitoring cards; 'today' is the day in the tz offset given (UTC by default)",
+        summary: "Counts for the User Monitoring cards; 'today' is the day in the IANA time zone tz (UTC by default)",
         querystring: loginActivityStatsQuerySchema,
         response: { 200: loginActivityStatsSchema },
       },

@@ -37,8 +37,8 @@ export async function loginActivityPage(db: Db, query: z.output<typeof loginActi
   };
 }
 
-export function loginActivityStats(db: Db, tz: number): Promise<LoginActivityStats> {
-  return loginEventCounts(db, startOfLocalDay(new Date(), tz).toISOString());
+export function loginActivityStats(db: Db, timeZone: string): Promise<LoginActivityStats> {
+  return loginEventCounts(db, startOfLocalDay(new Date(), timeZone).toISOString());
 }
 
 function describeFilters(query: FilterQuery): string {

@@ -56,7 +56,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       config: { access: 'admin' },
       schema: {
         tags: ['users'],
-        summary: "Admin Dashboard counts; 'today' and 'this week' (from Monday) are in the tz offset given, UTC by default",
+        summary: "Admin Dashboard counts; 'today' and 'this week' (from Monday) are in the IANA time zone tz, UTC by default",
         querystring: timeZoneQuerySchema,
         response: { 200: dashboardStatsSchema },
       },
