@@ -10,7 +10,9 @@ export const NEW_PASSWORD_RULE_MESSAGE =
   'New password must include upper, lower case, number, special character and be at least 8 characters long.';
 export const PASSWORDS_DO_NOT_MATCH_MESSAGE = 'New passwords do not match.';
 
-const ALLOWED = /^[A-Za-z\d@$!%*?&]+$/;
+// None of the specials means anything inside a character class, so they go in as they are.
+const ALLOWED = new RegExp(`^[A-Za-z\\d${PASSWORD_SPECIALS}]+$`);
+const SPECIAL = new RegExp(`[${PASSWORD_SPECIALS}]`);
 
 export interface PasswordCriteria {
   length: boolean;
@@ -26,7 +28,7 @@ export function passwordCriteria(password: string): PasswordCriteria {
     lower: /[a-z]/.test(password),
     upper: /[A-Z]/.test(password),
     digit: /\d/.test(password),
-    special: /[@$!%*?&]/.test(password),
+    special: SPECIAL.test(password),
   };
 }
 
