@@ -7,7 +7,7 @@ import { PreferencesProvider } from '../ui/preferences';
 import { buildTheme, cssVariablesResolver } from '../ui/theme';
 import './theme.css';
 
-// Mantine keeps the colour scheme under the key 'theme' ('light' | 'dark'), as SPEC.md names it.
+// Mantine keeps the colour scheme under the key 'theme' ('light' | 'dark'), the name earlier versions used.
 const colorSchemeManager = localStorageColorSchemeManager({ key: 'theme' });
 
 function createQueryClient() {

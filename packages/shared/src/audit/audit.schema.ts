@@ -51,7 +51,7 @@ export type AuditEntry = z.infer<typeof auditEntrySchema>;
 export const auditPageSchema = pageOf(auditEntrySchema);
 export type AuditPage = z.infer<typeof auditPageSchema>;
 
-/** 'approve user' -> 'Approve user' (SPEC.md: Action is shown capitalised). */
+/** 'approve user' -> 'Approve user': the Action column shows actions capitalised. */
 export function capitaliseAction(action: string): string {
   return action.charAt(0).toUpperCase() + action.slice(1);
 }

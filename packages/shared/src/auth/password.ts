@@ -1,4 +1,4 @@
-/** The special characters SPEC.md's password rule allows. */
+/** The special characters the password rule allows (and requires one of). */
 export const PASSWORD_SPECIALS = '@$!%*?&';
 export const PASSWORD_MIN_LENGTH = 8;
 /** Long enough for any passphrase, short enough that hashing cannot be used to exhaust the server. */
@@ -32,7 +32,7 @@ export function passwordCriteria(password: string): PasswordCriteria {
   };
 }
 
-/** SPEC.md section 5: at least 8 characters, each of the four classes, and only those classes. */
+/** The password rule: at least 8 characters, each of the four classes, and only those classes. */
 export function meetsPasswordRule(password: string): boolean {
   const criteria = passwordCriteria(password);
   return (

@@ -32,7 +32,7 @@ const LOWER = 'abcdefghijkmnopqrstuvwxyz';
 const UPPER = 'ABCDEFGHJKLMNPQRSTUVWXYZ';
 const DIGITS = '23456789';
 
-/** A random password that meets SPEC.md's rule (20 characters, every class present). */
+/** A random password that meets the password rule (20 characters, every class present). */
 export function generatePassword(length = 20): string {
   const all = LOWER + UPPER + DIGITS + PASSWORD_SPECIALS;
   const pick = (alphabet: string) => alphabet[randomInt(alphabet.length)]!;

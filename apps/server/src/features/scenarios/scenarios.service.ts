@@ -113,7 +113,7 @@ export async function deleteScenario(db: Db, admin: User, id: string): Promise<v
 
 // --- Upload ----------------------------------------------------------------------------------------
 
-/** A refused upload: SPEC.md's message, and every problem (as `place: message` and split into issues). */
+/** A refused upload: the product's message, and every problem (as `place: message` and split into issues). */
 export function uploadRefused(statusCode: number, problems: ScenarioProblem[]): AppError {
   return new AppError(statusCode, UPLOAD_MESSAGES.failed, { problems: problems.map(formatProblem), issues: problems });
 }

@@ -43,7 +43,7 @@ export async function approveUser(db: Db, actor: User, id: string, input: Approv
   });
 }
 
-/** Rejecting a pending registration deletes the record (SPEC.md section 4). */
+/** Rejecting a pending registration deletes the record: the person may register again. */
 export async function rejectUser(db: Db, actor: User, id: string): Promise<void> {
   const user = await pendingUser(db, id);
   await db.transaction().execute(async (trx) => {

@@ -21,7 +21,7 @@ const EVENT_COLORS: Record<string, string> = { login: 'green', logout: 'gray', f
 
 const column = createColumnHelper<LoginEvent>();
 
-// SPEC.md section 9: email 150, role 120, event 150, timestamp 200.
+// Column widths: email 150, role 120, event 150, timestamp 200.
 const columns = [
   column.accessor('email', { id: 'email', header: 'Email', size: 150 }),
   column.accessor('role', { id: 'role', header: 'Role', size: 120 }),

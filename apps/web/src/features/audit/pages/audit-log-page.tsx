@@ -9,7 +9,7 @@ import { AUDIT_EXPORT_FILENAME, auditExportUrl, useAuditLogs } from '../api/get-
 const column = createColumnHelper<AuditEntry>();
 const orDash = (value: string | null) => (value && value.trim() ? value : '-');
 
-// SPEC.md section 9: actor 150 and timestamp 200; the other widths are ours.
+// Column widths: actor 150 and timestamp 200 as on the other logs; the others fit their text.
 const columns = [
   column.accessor('actor', { id: 'actor', header: 'Actor', size: 150, cell: (info) => orDash(info.getValue()) }),
   column.accessor('action', { id: 'action', header: 'Action', size: 160, cell: (info) => capitaliseAction(info.getValue()) }),

@@ -20,7 +20,7 @@ import { rememberStartedRun } from '../started-runs';
 /**
  * /simulation/:scenarioId — without `simId` a new run starts and the address becomes `?simId=<run>`, so a
  * reload resumes instead of starting again. With `simId` the run resumes exactly where the server has it.
- * SPEC.md's `step` parameter is accepted and ignored: the server's state of the run wins.
+ * The old `step` parameter is accepted and ignored: the server's state of the run wins.
  */
 export default function SimulationPage() {
   const { scenarioId = '' } = useParams();

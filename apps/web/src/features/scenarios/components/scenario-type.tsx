@@ -15,7 +15,7 @@ export function typeColorVars(type: string): CSSProperties {
 
 export const typeCardClass = classes.card;
 
-/** The scenario type in its SPEC.md colour; the colour is never the only signal, the type is always written. */
+/** The scenario type in its colour; the colour is never the only signal, the type is always written. */
 export function ScenarioTypeBadge({ type }: { type: string }) {
   return (
     <Badge className={classes.badge} style={typeColorVars(type)} radius="sm" size="md">

@@ -7,7 +7,7 @@ import { ScenarioTypeBadge } from './scenario-type';
 
 const ROW_HEADER_WIDTH = 130;
 
-/** SPEC.md's Upload Summary (filename, size in bytes, upload_time), and the scenario it published. */
+/** The Upload Summary (filename, size in bytes, upload_time), and the scenario it published. */
 export function UploadSummary({ upload }: { upload: UploadScenarioResponse }) {
   const { scenario } = upload;
   return (

@@ -40,7 +40,7 @@ export default function ManageUsersPage() {
   const users = useUsers(table.query);
   const filtered = table.isFiltered;
 
-  // SPEC.md section 9: name 200, email 220, role 120, designation 150, status 150.
+  // Column widths: name 200, email 220, role 120, designation 150, status 150.
   const columns = useMemo(
     () => [
       column.accessor((user) => `${user.firstName} ${user.lastName}`, { id: 'name', header: 'Name', size: 200 }),
