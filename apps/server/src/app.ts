@@ -50,7 +50,7 @@ export async function buildApp({ config, db, dialect, logger = false }: AppOptio
   registerErrorHandler(app);
   await app.register(cookie);
   await app.register(multipart, { limits: { files: 1, fields: 5, fileSize: 2 * 1024 * 1024, parts: 6 } });
-  await registerSecurity(app, config.publicOrigin);
+  await registerSecurity(app, config.publicOrigin, config.trustedHosts);
   registerAccess(app, db);
   await registerDocs(app);
 

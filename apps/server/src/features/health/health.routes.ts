@@ -6,7 +6,7 @@ export const healthRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db 
   app.get(
     '/health',
     {
-      config: { access: 'public' },
+      config: { access: 'public', anyHost: true },
       schema: {
         tags: ['health'],
         summary: 'Answers 200 when the database is reachable, 503 otherwise',
