@@ -7,6 +7,7 @@ export function photoUrl(user: Pick<User, 'id' | 'photo_file_id'>): string | nul
   // The file id in the query string changes with every new picture, so browsers may cache each one forever.
   return user.photo_file_id ? `/api/users/${user.id}/photo?v=${user.photo_file_id}` : null;
 }
+
 export function toSessionUser(user: User): SessionUser {
   return {
     id: user.id,
