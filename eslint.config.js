@@ -93,6 +93,32 @@ export default tseslint.config(
     },
   },
   {
+    // SQL only in repositories (and migrations and db/): a service or route that needs data calls one.
+    files: ['apps/server/src/**/*.ts'],
+    ignores: [
+      'apps/server/src/**/*.repository.ts',
+      'apps/server/src/**/*.test.ts',
+      'apps/server/src/**/*.fixtures.ts',
+      'apps/server/src/db/**',
+      // Being rewritten on the sign-in hardening branch, which moves their SQL into repositories.
+      'apps/server/src/bootstrap.ts',
+      'apps/server/src/features/auth/auth.service.ts',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'CallExpression[callee.property.name=/^(selectFrom|insertInto|updateTable|deleteFrom|replaceInto|mergeInto)$/]',
+          message: 'SQL lives in *.repository.ts files: call a repository function (docs/architecture.md).',
+        },
+        {
+          selector: "TaggedTemplateExpression[tag.name='sql'], MemberExpression[object.name='sql']",
+          message: 'SQL lives in *.repository.ts files: call a repository function (docs/architecture.md).',
+        },
+      ],
+    },
+  },
+  {
     // Being rewritten on other branches (sign-in hardening; progress on the run helpers): they switch to
     // users.service, activity.service and notifications.service there, and this exemption goes with them.
     files: [
