@@ -83,6 +83,15 @@ export default tseslint.config(
             ...serverZones,
             ...webZones,
             {
+              target: [
+                from('apps/server/src/**/!(*.test).ts'),
+                from('apps/web/src/**/!(*.test).{ts,tsx}'),
+                from('packages/shared/src/**/!(*.test).ts'),
+              ],
+              from: from('test-support'),
+              message: 'test-support/ is for tests and benchmarks: application code never imports it.',
+            },
+            {
               target: from('packages/shared'),
               from: [from('apps'), from('e2e'), from('bench')],
               message: 'packages/shared is pure: it may not import the apps.',
