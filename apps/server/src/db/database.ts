@@ -34,6 +34,9 @@ export interface DatabaseHandle {
   location: string;
 }
 
+/** The SQLite file of a data directory. */
+export const sqliteFileIn = (dataDir: string): string => path.join(dataDir, 'tradecraft.db');
+
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   if (options.databaseUrl) {
     const pool = new pg.Pool({
@@ -45,7 +48,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     url.password = '';
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres', location: url.toString() };
   }
-  const file = options.sqliteFile ?? path.join(options.dataDir ?? './data', 'tradecraft.db');
+  const file = options.sqliteFile ?? sqliteFileIn(options.dataDir ?? './data');
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
