@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import SQLite, { type BetterSqlite3 } from './sqlite-driver';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type SqliteDatabase, type Transaction } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations';
@@ -70,8 +70,8 @@ const STATEMENTS_KEPT = 500;
  * SQL text gets the same prepared statement back (least recently used dropped first). A statement still
  * iterating a result is never handed out twice.
  */
-function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
-  const statements = new Map<string, SQLite.Statement>();
+function withStatementCache(sqlite: BetterSqlite3.Database): SqliteDatabase {
+  const statements = new Map<string, BetterSqlite3.Statement>();
   return {
     close: () => sqlite.close(),
     prepare(text: string) {

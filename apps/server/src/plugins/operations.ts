@@ -7,9 +7,9 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
  * The id every log line of a request carries, sent back as X-Request-Id so a user's report can be matched to the
  * logs. A proxy's id is kept only when the proxy is trusted (TRUST_PROXY), so clients cannot forge log entries.
  */
-export function requestIdOptions(trustProxy: boolean): Pick<FastifyServerOptions, 'genReqId' | 'requestIdLogLabel'> {
+export function requestIdOptions(trustProxy: boolean): Pick<FastifyServerOptions, 'genReqId'> {
+  // Every log line of the request names it as `reqId` (Fastify's label).
   return {
-    requestIdLogLabel: 'requestId',
     genReqId(request) {
       const given = request.headers['x-request-id'];
       if (trustProxy && typeof given === 'string' && REQUEST_ID.test(given)) return given;
