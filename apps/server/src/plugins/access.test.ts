@@ -10,6 +10,7 @@ import { createSession, SESSION_COOKIE } from './sessions.repository';
  */
 const EXPECTED: Record<string, Access> = {
   'GET /api/health': 'public',
+  'GET /api/health/live': 'public',
   'GET /api/meta': 'public',
   'POST /api/auth/register': 'public',
   'POST /api/auth/login': 'public',

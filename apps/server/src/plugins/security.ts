@@ -1,4 +1,5 @@
-import helmet from '@fastify/helmet';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import helmet, { type HelmetOptions } from 'helmet';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors';
 
@@ -8,7 +9,8 @@ const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
 /** Security headers, and the CSRF rule: state changes need JSON or multipart, and never another origin. */
 export async function registerSecurity(app: FastifyInstance, publicOrigin: string, trustedHosts: readonly string[] = []): Promise<void> {
   const origins = originPolicy(publicOrigin, trustedHosts);
-  await app.register(helmet, {
+  // Helmet's headers depend on nothing in the request, so they are worked out once here rather than per request.
+  const securityHeaders = staticHelmetHeaders({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -27,6 +29,10 @@ export async function registerSecurity(app: FastifyInstance, publicOrigin: strin
     },
     hsts: publicOrigin.startsWith('https://'),
     crossOriginEmbedderPolicy: false,
+  });
+  app.addHook('onRequest', (_request, reply, done) => {
+    void reply.headers(securityHeaders);
+    done();
   });
 
   // Every decision below is made before routing can be fooled: a path the router would read one way and a prefix
@@ -175,4 +181,28 @@ declare module 'fastify' {
     /** Answer whatever Host the request names (health checks from a load balancer that dials the address). */
     anyHost?: boolean;
   }
+}
+
+/** The headers helmet would set on a response, collected once from a stand-in response. */
+export function staticHelmetHeaders(options: HelmetOptions): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const response = {
+    setHeader(name: string, value: unknown) {
+      headers[name.toLowerCase()] = String(value);
+    },
+    removeHeader(name: string) {
+      delete headers[name.toLowerCase()];
+    },
+    getHeader(name: string) {
+      return headers[name.toLowerCase()];
+    },
+  };
+  let finished = false;
+  helmet(options)({} as IncomingMessage, response as unknown as ServerResponse, (error?: unknown) => {
+    if (error) throw error;
+    finished = true;
+  });
+  // Helmet's middleware runs synchronously; if a future version does not, fail at start rather than send no headers.
+  if (!finished) throw new Error('helmet did not finish synchronously');
+  return headers;
 }
