@@ -2,7 +2,7 @@ import { buildApp } from './app';
 import { ensureAdmin } from './bootstrap';
 import { ConfigError, loadConfig, type Config } from './config';
 import { migrateToLatest, openDatabase } from './db/database';
-import { deleteExpiredRateLimits } from './plugins/rate-limit';
+import { deleteExpiredRateLimits } from './features/auth/rate-limit';
 import { deleteExpiredSessions } from './plugins/sessions.repository';
 import { loadBuiltinScenarios } from './features/scenarios/scenarios.loader';
 

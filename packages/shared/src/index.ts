@@ -13,6 +13,7 @@ export * from './scenarios/scenarios.api';
 export * from './activity/activity.schema';
 export * from './audit/audit.schema';
 export * from './audit/spreadsheet-cell';
-export * from './audit/time-range';
+export * from './time/time-range';
+export * from './time/time-zone.schema';
 export * from './notifications/notifications.schema';
 export * from './progress';

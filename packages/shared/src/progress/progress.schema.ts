@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageOf, pageQuerySchema, sortDirectionSchema } from '../paging/paging';
 import { RUN_STATUSES, techniqueRefSchema } from '../runs/runs.schema';
 
 // The API of progress and reporting (/api/progress): the dashboard, Training Progress, the after-action
@@ -99,10 +100,9 @@ export const trainingProgressFilterSchema = z.object({
 });
 
 export const trainingProgressQuerySchema = trainingProgressFilterSchema.extend({
+  ...pageQuerySchema.shape,
   sort: z.enum(TRAINING_PROGRESS_SORT_COLUMNS).default('started'),
-  dir: z.enum(['asc', 'desc']).default('desc'),
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(10),
+  dir: sortDirectionSchema.default('desc'),
 });
 /** A whole query as the screen sends it (every field set). */
 export type TrainingProgressQuery = z.output<typeof trainingProgressQuerySchema>;
@@ -116,12 +116,7 @@ export const trainingProgressRowSchema = z.object({
 });
 export type TrainingProgressRow = z.infer<typeof trainingProgressRowSchema>;
 
-export const trainingProgressPageSchema = z.object({
-  items: z.array(trainingProgressRowSchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  pageSize: z.number().int(),
-});
+export const trainingProgressPageSchema = pageOf(trainingProgressRowSchema);
 export type TrainingProgressPage = z.infer<typeof trainingProgressPageSchema>;
 
 export const TRAINING_PROGRESS_CSV_FILENAME = 'training_progress.csv';

@@ -7,8 +7,8 @@ export interface RunScore {
 }
 
 /**
- * SPEC.md's scoring: a correct answer adds 1 to the score and, when the step has a technique, 1 to that
- * technique's count. A wrong answer changes nothing.
+ * Scoring (docs/scenario-format.md, "Scoring"): a correct answer adds 1 to the score and, when the step has a
+ * technique, 1 to that technique's count. A wrong answer changes nothing.
  */
 export function scoreAnswer(current: RunScore, answer: { correct: boolean; technique?: string | null | undefined }): RunScore {
   if (!answer.correct) return current;

@@ -7,7 +7,7 @@ export interface FlowStep {
 export type NextStep = { kind: 'step'; stepId: string } | { kind: 'retry' } | { kind: 'finish' };
 
 /**
- * Where a run goes after the trainee picks `optionIndex` on step `stepId` (SPEC.md, "Step flow"):
+ * Where a run goes after the trainee picks `optionIndex` on step `stepId` (docs/scenario-format.md, "Step flow"):
  * a `next_step` naming an existing step goes there; `null` retries the same step; anything else
  * (absent, or naming no step) goes to the following step in file order, or finishes after the last.
  * The run engine and the scenario checker both use this, so they cannot disagree.

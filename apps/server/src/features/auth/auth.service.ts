@@ -9,11 +9,19 @@ import { AppError, badRequest, unauthorized } from '../../errors';
 import { recordLoginEvent } from '../activity/activity.repository';
 import { endStreamsOfEndedSessions, notifyRecipients } from '../notifications/notifications.hub';
 import { insertNotifications } from '../notifications/notifications.repository';
-import { findUserByEmail, insertUser, listAdminIds } from '../users/users.repository';
+import { findUserByEmail, insertUser, listAdminIds } from '../users/users.service';
 import { claimSignInAttempt, clearFailedAttempts, lockAccount, setPasswordHash } from './auth.repository';
 import { hashPassword, verifyAgainstNothing, verifyPassword } from './passwords';
-import { LOGIN_FAILURES_PER_ACCOUNT, LOGIN_PER_ADDRESS, PASSWORD_CHANGE_PER_USER, REGISTER_PER_ADDRESS } from './rate-limit';
-import { assertUnderRateLimit, consumeRateLimit, incrementRateLimit, type RateLimit } from '../../plugins/rate-limit';
+import {
+  LOGIN_FAILURES_PER_ACCOUNT,
+  LOGIN_PER_ADDRESS,
+  PASSWORD_CHANGE_PER_USER,
+  REGISTER_PER_ADDRESS,
+  assertUnderRateLimit,
+  consumeRateLimit,
+  incrementRateLimit,
+  type RateLimit,
+} from './rate-limit';
 import { createSession, deleteSession, deleteUserSessions, type NewSession } from '../../plugins/sessions.repository';
 
 export interface Client {
@@ -96,12 +104,12 @@ export function loggableEmail(email: string): string {
 }
 
 /**
- * Signs a user in, or refuses with the product's sign-in messages. Every attempt is counted before its password is
- * checked, so parallel guesses cannot get round the count: at most three passwords are ever checked
- * before the lock, and the third wrong one locks the account for `lockoutMs`. Until the right password is
- * given, a disabled, locked, known or unknown account all answer alike (by the count of failures alone);
- * so sign-in never tells who has an account or which is disabled. A valid session the browser still
- * held is replaced.
+ * Signs a user in, or refuses with the product's sign-in messages. Every attempt is counted before its
+ * password is checked, so parallel guesses cannot get round the count: at most three passwords are ever
+ * checked before the lock, and the third wrong one locks the account for `lockoutMs`. Until the right
+ * password is given, a disabled, locked, known or unknown account all answer alike (by the count of
+ * failures alone); so sign-in never tells who has an account or which is disabled. A valid session the
+ * browser still held is replaced.
  */
 export async function signIn(
   db: Db,

@@ -1,4 +1,45 @@
-import { MINUTE, type RateLimit } from '../../plugins/rate-limit';
+import { nowIso } from '../../clock';
+import type { DbOrTrx } from '../../db/database';
+import { tooManyRequests } from '../../errors';
+import { deleteRateLimitsEndedBy, findLiveRateLimit, upsertRateLimitCounter, type RateLimitCounter } from './rate-limits.repository';
+
+export interface RateLimit {
+  /** What is limited, e.g. 'login-ip'. */
+  name: string;
+  max: number;
+  windowMs: number;
+  message: string;
+}
+
+/** Counts one more event in the current window and returns the count. */
+export function incrementRateLimit(db: DbOrTrx, limit: RateLimit, subject: string): Promise<RateLimitCounter> {
+  const windowEndsAt = new Date(Date.now() + limit.windowMs).toISOString();
+  return upsertRateLimitCounter(db, `${limit.name}:${subject}`, windowEndsAt, nowIso());
+}
+
+/** Counts this request and refuses it (429) once the window's limit is passed. */
+export async function consumeRateLimit(db: DbOrTrx, limit: RateLimit, subject: string): Promise<void> {
+  const row = await incrementRateLimit(db, limit, subject);
+  if (row.count > limit.max) {
+    const retryAfterSeconds = Math.max(1, Math.ceil((Date.parse(row.window_ends_at) - Date.now()) / 1000));
+    throw tooManyRequests(limit.message, retryAfterSeconds);
+  }
+}
+
+/** Refuses when the counter is already at its limit, without counting this request (see LOGIN_FAILURES_PER_ACCOUNT). */
+export async function assertUnderRateLimit(db: DbOrTrx, limit: RateLimit, subject: string): Promise<void> {
+  const row = await findLiveRateLimit(db, `${limit.name}:${subject}`, nowIso());
+  if (row && row.count >= limit.max) {
+    const retryAfterSeconds = Math.max(1, Math.ceil((Date.parse(row.window_ends_at) - Date.now()) / 1000));
+    throw tooManyRequests(limit.message, retryAfterSeconds);
+  }
+}
+
+export function deleteExpiredRateLimits(db: DbOrTrx): Promise<void> {
+  return deleteRateLimitsEndedBy(db, nowIso());
+}
+
+export const MINUTE = 60_000;
 
 /** A whole class signing in from one address must pass: 120 a minute per address. */
 export const LOGIN_PER_ADDRESS: RateLimit = {

@@ -1,8 +1,9 @@
 import { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
-import { PostgresAdapter, sql } from 'kysely';
+import { PostgresAdapter } from 'kysely';
 import pg from 'pg';
 import type { Db } from '../../db/database';
+import { publishOnChannel } from './notifications.repository';
 
 /**
  * The PostgreSQL channel every server process LISTENs on. A payload is `{"r":[recipient ids]}` (they have
@@ -165,7 +166,7 @@ async function broadcast(db: Db, key: 'r' | 's', ids: readonly string[]): Promis
     if (isPostgres(db)) {
       for (let start = 0; start < ids.length; start += IDS_PER_NOTIFY) {
         const payload = JSON.stringify({ [key]: ids.slice(start, start + IDS_PER_NOTIFY) });
-        await sql`select pg_notify(${NOTIFY_CHANNEL}, ${payload})`.execute(db);
+        await publishOnChannel(db, NOTIFY_CHANNEL, payload);
       }
       // Without a LISTEN connection of its own this process would not hear itself.
       if (hub && !hub.listening) deliverHere();

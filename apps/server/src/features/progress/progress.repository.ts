@@ -2,7 +2,7 @@ import { PASS_MARK_RATIO, type SortDirection, type TrainingProgressSortColumn } 
 import { sql, type Expression, type SqlBool } from 'kysely';
 import type { DbOrTrx } from '../../db/database';
 import type { Run, Scenario } from '../../db/schema';
-import { containsIgnoringCase } from '../audit/contains';
+import { containsIgnoringCase } from '../../db/contains';
 
 // Every query of progress and reporting. The runs table keeps each run's scenario name and step count as
 // they were at the start, so no query here has to read a scenario to score a run.

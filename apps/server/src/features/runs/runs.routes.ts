@@ -11,7 +11,7 @@ import { currentUser } from '../../plugins/access';
 import { answerStep, endRun, getRun, moveOn, runStartsLimit, startRun } from './runs.service';
 
 /**
- * The run engine (DESIGN.md): the server decides correctness, feedback, the next step and the score.
+ * The run engine (docs/architecture.md): the server decides correctness, feedback, the next step and the score.
  * A run is visible to its owner and to admins (404 to anyone else) and playable only by its owner.
  */
 export const runsRoutes: FastifyPluginAsyncZod<{ db: Db; runStartsPerMinute: number }> = async (app, { db, runStartsPerMinute }) => {

@@ -23,7 +23,7 @@ import { nowIso } from '../../clock';
 import type { Db, DbOrTrx } from '../../db/database';
 import type { Run, User } from '../../db/schema';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors';
-import { consumeRateLimit, MINUTE, type RateLimit } from '../../plugins/rate-limit';
+import { consumeRateLimit, MINUTE, type RateLimit } from '../auth/rate-limit';
 import {
   claimCurrentStepReturningRun,
   endRun as endRunRow,
