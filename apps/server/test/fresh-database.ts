@@ -20,8 +20,20 @@ export async function freshPostgresDatabase(label: string): Promise<FreshDatabas
   const name = `tc_${label}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
+  try {
+    // CREATE DATABASE copies template1 and fails while another session uses it (another test creating one).
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await admin.query(`create database ${name}`);
+        break;
+      } catch (error) {
+        if ((error as { code?: string }).code !== '55006' || attempt === 20) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    }
+  } finally {
+    await admin.end();
+  }
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   return {
