@@ -16,3 +16,4 @@ export * from './audit/spreadsheet-cell';
 export * from './audit/time-range';
 export * from './notifications/notifications.schema';
 export * from './progress';
+export * from './reviews/reviews.schema';

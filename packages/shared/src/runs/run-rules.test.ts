@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerInputSchema } from './runs.schema';
+import { answerInputSchema } from './step-answers.schema';
 import { judgeAnswer } from './feedback';
 import { scoreAnswer, scorePercent } from './scoring';
 

@@ -21,6 +21,11 @@ export interface ScenarioProblem {
 
 export type ScenarioParseResult = { ok: true; value: unknown } | { ok: false; problems: ScenarioProblem[] };
 
+export interface ScenarioCheckOptions {
+  /** builtin: the library's stricter rules (a warning for uploads is an error here). */
+  origin?: 'builtin' | 'upload';
+}
+
 export type ScenarioCheckResult =
   | { ok: true; scenario: ScenarioDefinition }
   | { ok: false; problems: ScenarioProblem[] };
@@ -314,7 +319,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 // Field names by the list that holds the object, so an unknown field can be matched to the one meant.
 const FIELDS_IN_LIST: Record<string, readonly string[]> = {
-  steps: Object.keys(ScenarioStepSchema.shape),
+  steps: [...new Set(ScenarioStepSchema.options.flatMap((kind) => Object.keys(kind.shape)))],
   options: Object.keys(ScenarioOptionObjectSchema.shape),
   sources: Object.keys(ScenarioSourceSchema.shape),
   artifacts: Object.keys(ScenarioArtifactSchema.shape),
@@ -371,6 +376,7 @@ function checkScenarioRules(scenario: ScenarioDefinition): ScenarioProblem[] {
   });
 
   steps.forEach((step, stepIndex) => {
+    if (step.kind !== 'choice') return;
     step.options.forEach((option, optionIndex) => {
       if (typeof option.next_step === 'string' && !firstIndexById.has(option.next_step)) {
         problems.push({
@@ -421,7 +427,7 @@ function checkFlow(steps: readonly ScenarioStep[]): ScenarioProblem[] {
   const finishes = new Set<number>();
 
   steps.forEach((step, stepIndex) => {
-    step.options.forEach((_option, optionIndex) => {
+    (step.kind === 'choice' ? step.options : [{}]).forEach((_option, optionIndex) => {
       const next = resolveNextStep(steps, step.id, optionIndex);
       if (next.kind === 'finish') finishes.add(stepIndex);
       if (next.kind !== 'step') return;
@@ -476,7 +482,7 @@ function checkCorrectPath(steps: readonly ScenarioStep[]): ScenarioProblem[] {
   let current: ScenarioStep = first;
 
   for (;;) {
-    const next = resolveNextStep(steps, current.id, current.correct_option);
+    const next = resolveNextStep(steps, current.id, current.kind === 'choice' ? current.correct_option : { credit: 1 });
     // A Retry on the correct answer is reported where it is written.
     if (next.kind === 'retry') return [];
     if (next.kind === 'finish') break;

@@ -1,4 +1,5 @@
 export * from './scenario.schema';
+export * from './step-kinds';
 export {
   checkScenario,
   checkScenarioText,
@@ -6,8 +7,9 @@ export {
   formatPath,
   formatProblem,
   parseScenarioText,
+  type ScenarioCheckOptions,
   type ScenarioCheckResult,
   type ScenarioParseResult,
   type ScenarioProblem,
 } from './check-scenario';
-export { resolveNextStep, type FlowStep, type NextStep } from './step-flow';
+export { resolveNextStep, type FlowStep, type NextStep, type StepOutcome } from './step-flow';
