@@ -1,15 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  ESTIMATE_TERMS,
-  RELIABILITY_GRADES,
-  estimateCredit,
-  gradeSourceCredit,
-  multiCredit,
-} from '../runs';
+import { estimateCredit, gradeSourceCredit, multiCredit } from '../runs/credit';
 import { checkScenarioText } from './check-scenario';
 import type { ScenarioStep } from './scenario.schema';
 import { resolveNextStep, type StepOutcome } from './step-flow';
+import { ESTIMATE_TERMS, RELIABILITY_GRADES } from './step-kinds';
 
 /**
  * For every built-in scenario: what a trainee scores without reading, by always clicking the longest option or
