@@ -1,7 +1,7 @@
 import { PASS_MARK_RATIO, type SortDirection, type TrainingProgressSortColumn } from '@tradecraft/shared';
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql, type Expression, type Selectable, type SqlBool } from 'kysely';
 import type { DbOrTrx } from '../../db/database';
-import type { Run, Scenario } from '../../db/schema';
+import type { Run, RunDecisionsTable, Scenario } from '../../db/schema';
 import { containsIgnoringCase } from '../audit/contains';
 import type { SkillTally } from '../runs/run-figures';
 
@@ -24,25 +24,8 @@ export interface UserRunRow {
   scenario_deleted_at: string | null;
 }
 
-export interface DecisionRow {
-  run_id: string;
-  seq: number;
-  step_id: string;
-  option_index: number;
-  correct: number;
-  decision: string;
-  feedback: string;
-  technique: string | null;
-  time_ms: number | null;
-  at: string;
-  kind: string;
-  skill: string;
-  credit_thousandths: number;
-  first_submission: number;
-  scored: number;
-  hint_used: number;
-  result: string | null;
-}
+/** A decision as progress reads it: every column but its row id. */
+export type DecisionRow = Omit<Selectable<RunDecisionsTable>, 'id'>;
 
 const DECISION_COLUMNS = [
   'run_decisions.run_id',
