@@ -125,8 +125,15 @@ export const trainingProgressRowSchema = z.object({
 });
 export type TrainingProgressRow = z.infer<typeof trainingProgressRowSchema>;
 
+/** A row of the Training Progress page: the run's figures and its credit per analyst skill. */
+export const trainingProgressItemSchema = trainingProgressRowSchema.extend({
+  /** Credit per analyst skill over the run's first submissions on scored steps (the skills met). */
+  skills: z.array(skillScoreSchema),
+});
+export type TrainingProgressItem = z.infer<typeof trainingProgressItemSchema>;
+
 export const trainingProgressPageSchema = z.object({
-  items: z.array(trainingProgressRowSchema),
+  items: z.array(trainingProgressItemSchema),
   total: z.number().int(),
   page: z.number().int(),
   pageSize: z.number().int(),

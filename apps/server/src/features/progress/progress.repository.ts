@@ -336,6 +336,26 @@ export async function tallySkills(db: DbOrTrx, userId: string | null): Promise<S
   return rows.map((row) => ({ skill: row.skill, kind: row.kind, attempts: Number(row.attempts), thousandths: Number(row.thousandths ?? 0) }));
 }
 
+/** Counted answers and their credit per run and skill, for a page of runs: one query. */
+export async function tallySkillsOfRuns(db: DbOrTrx, runIds: readonly string[]): Promise<Array<SkillTally & { run_id: string }>> {
+  if (runIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('run_decisions')
+    .select((eb) => [
+      'run_decisions.run_id',
+      'run_decisions.skill',
+      'run_decisions.kind',
+      eb.fn.countAll<number>().as('attempts'),
+      eb.fn.sum<number>('run_decisions.credit_thousandths').as('thousandths'),
+    ])
+    .where('run_decisions.run_id', 'in', [...runIds])
+    .where('run_decisions.first_submission', '=', 1)
+    .where('run_decisions.scored', '=', 1)
+    .groupBy(['run_decisions.run_id', 'run_decisions.skill', 'run_decisions.kind'])
+    .execute();
+  return rows.map((row) => ({ run_id: row.run_id, skill: row.skill, kind: row.kind, attempts: Number(row.attempts), thousandths: Number(row.thousandths ?? 0) }));
+}
+
 /** The recorded results of every estimate's first submission: one user's, or everyone's. */
 export async function listEstimateResults(db: DbOrTrx, userId: string | null): Promise<string[]> {
   const rows = await decisionsOf(db, userId)
