@@ -19,11 +19,11 @@ import {
 import { IconArrowLeft, IconCheck, IconInfoCircle, IconPrinter, IconX } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
-import { paths } from '../../../app/paths';
-import { scenarioTypeColor } from '../../../app/theme';
+import { paths } from '../../../lib/paths';
+import { scenarioTypeColor } from '../../../ui/theme';
 import { useRunReport } from '../api/get-run-report';
 import { formatAnswerTime } from '../components/decision-timeline';
-import { LoadError } from '../components/load-error';
+import { LoadError } from '../../../ui/load-error';
 import { ResultBadge } from '../components/result-badge';
 import classes from './run-report-page.module.css';
 

@@ -4,7 +4,7 @@ import { Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@ma
 import { IconArrowLeft, IconPlayerPlay, IconReportAnalytics } from '@tabler/icons-react';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { DecisionTimeline } from './decision-timeline';
 import classes from './runs.module.css';
 
