@@ -17,3 +17,4 @@ export * from './time/time-range';
 export * from './time/time-zone.schema';
 export * from './notifications/notifications.schema';
 export * from './progress';
+export * from './reviews/reviews.schema';
