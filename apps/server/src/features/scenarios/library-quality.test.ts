@@ -98,48 +98,62 @@ function play(scenario: ScenarioDefinition, strategy: Strategy, random: () => nu
   throw new Error(`${scenario.id}: the run does not finish`);
 }
 
-const byLengthDescending = (texts: readonly string[]) =>
-  texts.map((text, index) => ({ text, index })).sort((a, b) => b.text.length - a.text.length || a.index - b.index);
+type LengthPreference = 'longest' | 'shortest';
 
-const longestIndex = (texts: readonly string[]) => byLengthDescending(texts)[0]?.index ?? 0;
+/** File indexes from the preferred length down: longest first, or shortest first. */
+const byLength = (texts: readonly string[], preference: LengthPreference) =>
+  texts
+    .map((text, index) => ({ text, index }))
+    .sort((a, b) => (preference === 'longest' ? b.text.length - a.text.length : a.text.length - b.text.length) || a.index - b.index);
+
+
+const preferredIndex = (texts: readonly string[], preference: LengthPreference) => byLength(texts, preference)[0]?.index ?? 0;
 
 const writeAutoShare = (step: ScenarioStep & { kind: 'write' }) => step.auto_weight ?? DEFAULT_AUTO_WEIGHT;
 
-/** Always the longest option; on other kinds the middle or most cautious answer, and every automatic write check passed. */
-const longestStrategy: Strategy = {
-  answer(step) {
-    switch (step.kind) {
-      case 'choice': {
-        const index = longestIndex(step.options.map((option) => option.text));
-        return { credit: choiceCredit(step, index), outcome: index };
+/**
+ * Always the longest (or the shortest) option; on other kinds the middle or most cautious answer, and every
+ * automatic write check passed.
+ */
+function lengthStrategy(preference: LengthPreference): Strategy {
+  return {
+    answer(step) {
+      switch (step.kind) {
+        case 'choice': {
+          const index = preferredIndex(step.options.map((option) => option.text), preference);
+          return { credit: choiceCredit(step, index), outcome: index };
+        }
+        case 'multi': {
+          const index = preferredIndex(step.options.map((option) => option.text), preference);
+          return credited(multiCredit(step.options.map((option) => option.correct === true), [index]).credit);
+        }
+        case 'rank':
+          return credited(rankCredit(byLength(step.options.map((option) => option.text), preference).map(({ index }) => index)).credit);
+        case 'estimate':
+          return credited(estimateCredit('roughly-even-chance', step.accept));
+        case 'grade-source':
+          return credited(gradeSourceCredit({ reliability: 'C', credibility: 3 }, step).credit);
+        case 'extract':
+          return credited(extractCredit(step.fields, step.fields.map(() => '')));
+        case 'ach':
+          return credited(
+            achCredit(
+              { marks: step.evidence.map((row) => row.marks), best: step.best },
+              { marks: step.evidence.map((row) => row.marks.map((): AchMark => 'C')), best: preferredIndex(step.hypotheses, preference) },
+            ).credit,
+          );
+        case 'write':
+          return credited(writeAutoShare(step));
       }
-      case 'multi': {
-        const index = longestIndex(step.options.map((option) => option.text));
-        return credited(multiCredit(step.options.map((option) => option.correct === true), [index]).credit);
-      }
-      case 'rank':
-        return credited(rankCredit(byLengthDescending(step.options.map((option) => option.text)).map(({ index }) => index)).credit);
-      case 'estimate':
-        return credited(estimateCredit('roughly-even-chance', step.accept));
-      case 'grade-source':
-        return credited(gradeSourceCredit({ reliability: 'C', credibility: 3 }, step).credit);
-      case 'extract':
-        return credited(extractCredit(step.fields, step.fields.map(() => '')));
-      case 'ach':
-        return credited(
-          achCredit(
-            { marks: step.evidence.map((row) => row.marks), best: step.best },
-            { marks: step.evidence.map((row) => row.marks.map((): AchMark => 'C')), best: longestIndex(step.hypotheses) },
-          ).credit,
-        );
-      case 'write':
-        return credited(writeAutoShare(step));
-    }
-  },
-  retry(step, untried) {
-    return byLengthDescending(step.options.map((option) => option.text)).find(({ index }) => untried.includes(index))?.index ?? untried[0] ?? 0;
-  },
-};
+    },
+    retry(step, untried) {
+      return byLength(step.options.map((option) => option.text), preference).find(({ index }) => untried.includes(index))?.index ?? untried[0] ?? 0;
+    },
+  };
+}
+
+const longestStrategy = lengthStrategy('longest');
+const shortestStrategy = lengthStrategy('shortest');
 
 const pickOne = <T,>(items: readonly T[], random: () => number): T => items[Math.floor(random() * items.length)] as T;
 
@@ -351,6 +365,10 @@ describe('the built-in library', () => {
 
     it('fails a trainee who always picks the longest option', () => {
       expect(play(scenario, longestStrategy, Math.random)).toBeLessThan(PASS_PERCENT);
+    });
+
+    it('fails a trainee who always picks the shortest option', () => {
+      expect(play(scenario, shortestStrategy, Math.random)).toBeLessThan(PASS_PERCENT);
     });
 
     it('fails a trainee who guesses', () => {
