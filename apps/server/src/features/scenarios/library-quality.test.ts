@@ -269,7 +269,7 @@ const DOMAIN_IN_TEXT =
   /\b((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:com|net|org|info|biz|io|co|me|ru|su|ir|cn|kp|ua|il|sd|uk|de|fr|nl|eu|us|gov|mil|edu|xyz|top|online|site|app|dev|cloud|live|onion|tk|cc|ws|pw|example|test|invalid|local|internal))\b/gi;
 
 const IPV4_IN_TEXT = /(?<![\d.])(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(?![\d]|\.\d)/g;
-const IPV6_IN_TEXT = /(?<![\w:])((?:[0-9a-f]{1,4}:){1,7}(?::|[0-9a-f]{1,4})(?::[0-9a-f]{1,4})*)(?![\w:])/gi;
+const IPV6_IN_TEXT = /(?<![\w:])([0-9a-f]{0,4}(?::[0-9a-f]{0,4}){2,7})(?![\w:])/gi;
 
 function isReservedIpv4(octets: number[]): boolean {
   const [a = 0, b = 0, c = 0] = octets;
