@@ -237,6 +237,8 @@ const REAL_SERVICES_ALLOWED = [
   'snowflakecomputing.com',
   'snowflake.com',
   'microsoft.com',
+  // The product name ASP.NET reads as a host name.
+  'asp.net',
   'microsoftonline.com',
   'office.com',
   'outlook.com',
