@@ -240,6 +240,7 @@ const REAL_SERVICES_ALLOWED = [
   // The product name ASP.NET reads as a host name.
   'asp.net',
   'microsoftonline.com',
+  'windowsupdate.com',
   'office.com',
   'outlook.com',
   'windows.net',
