@@ -257,6 +257,7 @@ const REAL_SERVICES_ALLOWED = [
   'shodan.io',
   'censys.io',
   'atlassian.net',
+  'okta.com',
   'progress.com',
   'ipgeolocation.io',
   'citrix.com',
