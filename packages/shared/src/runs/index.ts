@@ -2,4 +2,6 @@ export { judgeAnswer, CORRECT_FEEDBACK, incorrectFeedback, type AnswerVerdict, t
 export { MAX_ANSWER_TIME_MS, RUN_MESSAGES } from './run-messages';
 export * from './runs.schema';
 export * from './step-answers.schema';
-export { scoreAnswer, scorePercent, type RunScore, type TechniqueCounts } from './scoring';
+export * from './credit';
+export * from './grade-step';
+export { shownOrder } from './shuffle';

@@ -54,7 +54,8 @@ export const gradeSourceAnswerFields = {
 export const extractAnswerFields = { values: z.array(z.string().max(2000, 'A value is at most 2,000 characters.')).min(1).max(6) };
 /** ach: one row of C/I/N marks per evidence row (one mark per hypothesis), and the most likely hypothesis. */
 export const achAnswerFields = {
-  marks: z.array(z.array(z.enum(ACH_MARKS, { error: 'Mark each cell C, I or N.' })).max(5)).max(8),
+  // A cell may be null (left empty): it counts as wrong.
+  marks: z.array(z.array(z.enum(ACH_MARKS, { error: 'Mark each cell C, I or N.' }).nullable()).max(5)).max(8),
   best: z.int({ error: 'Pick the most likely hypothesis.' }).min(0, 'Pick the most likely hypothesis.').max(4, 'That hypothesis does not exist.'),
 };
 /** write: the written product. */

@@ -1,6 +1,10 @@
 export * from './scenario.schema';
 export * from './step-kinds';
 export {
+  bestPath,
+  correctIsStrictlyLongest,
+  LONGEST_OPTION_LIMIT,
+  type BestPath,
   checkScenario,
   checkScenarioText,
   deriveScenarioId,
