@@ -98,48 +98,62 @@ function play(scenario: ScenarioDefinition, strategy: Strategy, random: () => nu
   throw new Error(`${scenario.id}: the run does not finish`);
 }
 
-const byLengthDescending = (texts: readonly string[]) =>
-  texts.map((text, index) => ({ text, index })).sort((a, b) => b.text.length - a.text.length || a.index - b.index);
+type LengthPreference = 'longest' | 'shortest';
 
-const longestIndex = (texts: readonly string[]) => byLengthDescending(texts)[0]?.index ?? 0;
+/** File indexes from the preferred length down: longest first, or shortest first. */
+const byLength = (texts: readonly string[], preference: LengthPreference) =>
+  texts
+    .map((text, index) => ({ text, index }))
+    .sort((a, b) => (preference === 'longest' ? b.text.length - a.text.length : a.text.length - b.text.length) || a.index - b.index);
+
+
+const preferredIndex = (texts: readonly string[], preference: LengthPreference) => byLength(texts, preference)[0]?.index ?? 0;
 
 const writeAutoShare = (step: ScenarioStep & { kind: 'write' }) => step.auto_weight ?? DEFAULT_AUTO_WEIGHT;
 
-/** Always the longest option; on other kinds the middle or most cautious answer, and every automatic write check passed. */
-const longestStrategy: Strategy = {
-  answer(step) {
-    switch (step.kind) {
-      case 'choice': {
-        const index = longestIndex(step.options.map((option) => option.text));
-        return { credit: choiceCredit(step, index), outcome: index };
+/**
+ * Always the longest (or the shortest) option; on other kinds the middle or most cautious answer, and every
+ * automatic write check passed.
+ */
+function lengthStrategy(preference: LengthPreference): Strategy {
+  return {
+    answer(step) {
+      switch (step.kind) {
+        case 'choice': {
+          const index = preferredIndex(step.options.map((option) => option.text), preference);
+          return { credit: choiceCredit(step, index), outcome: index };
+        }
+        case 'multi': {
+          const index = preferredIndex(step.options.map((option) => option.text), preference);
+          return credited(multiCredit(step.options.map((option) => option.correct === true), [index]).credit);
+        }
+        case 'rank':
+          return credited(rankCredit(byLength(step.options.map((option) => option.text), preference).map(({ index }) => index)).credit);
+        case 'estimate':
+          return credited(estimateCredit('roughly-even-chance', step.accept));
+        case 'grade-source':
+          return credited(gradeSourceCredit({ reliability: 'C', credibility: 3 }, step).credit);
+        case 'extract':
+          return credited(extractCredit(step.fields, step.fields.map(() => '')));
+        case 'ach':
+          return credited(
+            achCredit(
+              { marks: step.evidence.map((row) => row.marks), best: step.best },
+              { marks: step.evidence.map((row) => row.marks.map((): AchMark => 'C')), best: preferredIndex(step.hypotheses, preference) },
+            ).credit,
+          );
+        case 'write':
+          return credited(writeAutoShare(step));
       }
-      case 'multi': {
-        const index = longestIndex(step.options.map((option) => option.text));
-        return credited(multiCredit(step.options.map((option) => option.correct === true), [index]).credit);
-      }
-      case 'rank':
-        return credited(rankCredit(byLengthDescending(step.options.map((option) => option.text)).map(({ index }) => index)).credit);
-      case 'estimate':
-        return credited(estimateCredit('roughly-even-chance', step.accept));
-      case 'grade-source':
-        return credited(gradeSourceCredit({ reliability: 'C', credibility: 3 }, step).credit);
-      case 'extract':
-        return credited(extractCredit(step.fields, step.fields.map(() => '')));
-      case 'ach':
-        return credited(
-          achCredit(
-            { marks: step.evidence.map((row) => row.marks), best: step.best },
-            { marks: step.evidence.map((row) => row.marks.map((): AchMark => 'C')), best: longestIndex(step.hypotheses) },
-          ).credit,
-        );
-      case 'write':
-        return credited(writeAutoShare(step));
-    }
-  },
-  retry(step, untried) {
-    return byLengthDescending(step.options.map((option) => option.text)).find(({ index }) => untried.includes(index))?.index ?? untried[0] ?? 0;
-  },
-};
+    },
+    retry(step, untried) {
+      return byLength(step.options.map((option) => option.text), preference).find(({ index }) => untried.includes(index))?.index ?? untried[0] ?? 0;
+    },
+  };
+}
+
+const longestStrategy = lengthStrategy('longest');
+const shortestStrategy = lengthStrategy('shortest');
 
 const pickOne = <T,>(items: readonly T[], random: () => number): T => items[Math.floor(random() * items.length)] as T;
 
@@ -223,6 +237,8 @@ const REAL_SERVICES_ALLOWED = [
   'snowflakecomputing.com',
   'snowflake.com',
   'microsoft.com',
+  // The product name ASP.NET reads as a host name.
+  'asp.net',
   'microsoftonline.com',
   'office.com',
   'outlook.com',
@@ -255,7 +271,7 @@ const DOMAIN_IN_TEXT =
   /\b((?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:com|net|org|info|biz|io|co|me|ru|su|ir|cn|kp|ua|il|sd|uk|de|fr|nl|eu|us|gov|mil|edu|xyz|top|online|site|app|dev|cloud|live|onion|tk|cc|ws|pw|example|test|invalid|local|internal))\b/gi;
 
 const IPV4_IN_TEXT = /(?<![\d.])(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})(?![\d]|\.\d)/g;
-const IPV6_IN_TEXT = /(?<![\w:])((?:[0-9a-f]{1,4}:){1,7}(?::|[0-9a-f]{1,4})(?::[0-9a-f]{1,4})*)(?![\w:])/gi;
+const IPV6_IN_TEXT = /(?<![\w:])([0-9a-f]{0,4}(?::[0-9a-f]{0,4}){2,7})(?![\w:])/gi;
 
 function isReservedIpv4(octets: number[]): boolean {
   const [a = 0, b = 0, c = 0] = octets;
@@ -351,6 +367,10 @@ describe('the built-in library', () => {
 
     it('fails a trainee who always picks the longest option', () => {
       expect(play(scenario, longestStrategy, Math.random)).toBeLessThan(PASS_PERCENT);
+    });
+
+    it('fails a trainee who always picks the shortest option', () => {
+      expect(play(scenario, shortestStrategy, Math.random)).toBeLessThan(PASS_PERCENT);
     });
 
     it('fails a trainee who guesses', () => {
