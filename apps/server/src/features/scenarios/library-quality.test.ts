@@ -20,6 +20,7 @@ import {
   type ScenarioDefinition,
   type ScenarioStep,
   type StepOutcome,
+  writeChecks,
 } from '@tradecraft/shared';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_SCENARIOS_DIR } from './scenarios.loader';
@@ -385,6 +386,17 @@ describe('the built-in library', () => {
 
     it('fails a trainee who guesses', () => {
       expect(meanRandomPercent(scenario)).toBeLessThan(PASS_PERCENT);
+    });
+
+    it('gives model answers that pass their own automatic checks', () => {
+      const failing = scenario.steps.flatMap((step) =>
+        step.kind === 'write'
+          ? writeChecks(step, step.model_answer)
+              .filter((check) => !check.passed)
+              .map((check) => `${step.id}: ${check.reason ?? check.check}`)
+          : [],
+      );
+      expect(failing).toEqual([]);
     });
 
     it('shows only reserved or allowed indicators in its artifacts', () => {
