@@ -31,6 +31,7 @@ import { BUILTIN_SCENARIOS_DIR } from './scenarios.loader';
 const PASS_PERCENT = 70;
 const ANALYST_KINDS = ['multi', 'rank', 'estimate', 'grade-source', 'extract', 'ach', 'write'] as const;
 const LIBRARY_LONGEST_SHARE = 0.35;
+const LIBRARY_SHORTEST_SHARE = 0.35;
 const FILE_LONGEST_SHARE = 0.4;
 const RANDOM_RUNS = 400;
 /** The built-in tutorial teaches the player itself in a few steps; it is exempt from the length rule only. */
@@ -410,6 +411,16 @@ describe('the built-in library', () => {
     const choices = library.flatMap(({ scenario }) => choiceSteps(scenario));
     const longest = choices.filter((step) => correctIsStrictlyLongest(step));
     expect(longest.length).toBeLessThanOrEqual(LIBRARY_LONGEST_SHARE * choices.length);
+  });
+
+  it('makes the right option the strictly shortest in at most 35 % of all choice steps', () => {
+    // Authors who shorten the right option to dodge the longest rule would only move the tell.
+    const choices = library.flatMap(({ scenario }) => choiceSteps(scenario));
+    const shortest = choices.filter((step) => {
+      const length = step.options[step.correct_option]?.text.length ?? 0;
+      return step.options.every((option, index) => index === step.correct_option || option.text.length > length);
+    });
+    expect(shortest.length).toBeLessThanOrEqual(LIBRARY_SHORTEST_SHARE * choices.length);
   });
 
   it.each(ANALYST_KINDS)('uses the %s kind in at least three scenarios', (kind) => {
