@@ -22,6 +22,9 @@ const KINDS: Record<ArtifactKind, { label: string; icon: Icon }> = {
   report: { label: 'Report', icon: IconFileText },
   chat: { label: 'Chat', icon: IconMessages },
   other: { label: 'Intel', icon: IconPaperclip },
+  dns: { label: 'Passive DNS', icon: IconTerminal2 },
+  whois: { label: 'WHOIS', icon: IconFileText },
+  stix: { label: 'STIX', icon: IconFileText },
 };
 
 /** One piece of intel, drawn by its kind; every field is scenario text and is rendered as text only. */
