@@ -20,6 +20,7 @@ import {
   type ScenarioDefinition,
   type ScenarioStep,
   type StepOutcome,
+  writeChecks,
 } from '@tradecraft/shared';
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_SCENARIOS_DIR } from './scenarios.loader';
@@ -30,6 +31,7 @@ import { BUILTIN_SCENARIOS_DIR } from './scenarios.loader';
 const PASS_PERCENT = 70;
 const ANALYST_KINDS = ['multi', 'rank', 'estimate', 'grade-source', 'extract', 'ach', 'write'] as const;
 const LIBRARY_LONGEST_SHARE = 0.35;
+const LIBRARY_SHORTEST_SHARE = 0.35;
 const FILE_LONGEST_SHARE = 0.4;
 const RANDOM_RUNS = 400;
 /** The built-in tutorial teaches the player itself in a few steps; it is exempt from the length rule only. */
@@ -242,6 +244,7 @@ const REAL_SERVICES_ALLOWED = [
   // The product name ASP.NET reads as a host name.
   'asp.net',
   'microsoftonline.com',
+  'windowsupdate.com',
   'office.com',
   'outlook.com',
   'windows.net',
@@ -258,6 +261,7 @@ const REAL_SERVICES_ALLOWED = [
   'shodan.io',
   'censys.io',
   'atlassian.net',
+  'okta.com',
   'progress.com',
   'ipgeolocation.io',
   'citrix.com',
@@ -385,6 +389,17 @@ describe('the built-in library', () => {
       expect(meanRandomPercent(scenario)).toBeLessThan(PASS_PERCENT);
     });
 
+    it('gives model answers that pass their own automatic checks', () => {
+      const failing = scenario.steps.flatMap((step) =>
+        step.kind === 'write'
+          ? writeChecks(step, step.model_answer)
+              .filter((check) => !check.passed)
+              .map((check) => `${step.id}: ${check.reason ?? check.check}`)
+          : [],
+      );
+      expect(failing).toEqual([]);
+    });
+
     it('shows only reserved or allowed indicators in its artifacts', () => {
       const steps = scenario.steps.map((step) => ({ id: step.id, found: unreservedIndicators(artifactTexts(step).join('\n')) }));
       expect(steps.filter((step) => step.found.length > 0)).toEqual([]);
@@ -396,6 +411,16 @@ describe('the built-in library', () => {
     const choices = library.flatMap(({ scenario }) => choiceSteps(scenario));
     const longest = choices.filter((step) => correctIsStrictlyLongest(step));
     expect(longest.length).toBeLessThanOrEqual(LIBRARY_LONGEST_SHARE * choices.length);
+  });
+
+  it('makes the right option the strictly shortest in at most 35 % of all choice steps', () => {
+    // Authors who shorten the right option to dodge the longest rule would only move the tell.
+    const choices = library.flatMap(({ scenario }) => choiceSteps(scenario));
+    const shortest = choices.filter((step) => {
+      const length = step.options[step.correct_option]?.text.length ?? 0;
+      return step.options.every((option, index) => index === step.correct_option || option.text.length > length);
+    });
+    expect(shortest.length).toBeLessThanOrEqual(LIBRARY_SHORTEST_SHARE * choices.length);
   });
 
   it.each(ANALYST_KINDS)('uses the %s kind in at least three scenarios', (kind) => {
