@@ -1,29 +1,24 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { describe, expect, it } from 'vitest';
 import {
   achCredit,
-  checkScenarioText,
   choiceCredit,
-  correctIsStrictlyLongest,
-  DEFAULT_AUTO_WEIGHT,
-  ESTIMATE_TERMS,
   estimateCredit,
   extractCredit,
-  formatProblem,
   gradeSourceCredit,
   multiCredit,
   rankCredit,
-  RELIABILITY_GRADES,
-  resolveNextStep,
-  stepSkill,
-  type AchMark,
-  type ScenarioDefinition,
-  type ScenarioStep,
-  type StepOutcome,
   writeChecks,
-} from '@tradecraft/shared';
-import { describe, expect, it } from 'vitest';
-import { BUILTIN_SCENARIOS_DIR } from './scenarios.loader';
+} from '../runs/credit';
+import { checkScenarioText, correctIsStrictlyLongest, formatProblem } from './check-scenario';
+import type { ScenarioDefinition, ScenarioStep } from './scenario.schema';
+import { resolveNextStep, type StepOutcome } from './step-flow';
+import { DEFAULT_AUTO_WEIGHT, ESTIMATE_TERMS, RELIABILITY_GRADES, stepSkill, type AchMark } from './step-kinds';
+
+/** The built-in library, `content/scenarios/` at the repository root. */
+const BUILTIN_SCENARIOS_DIR = fileURLToPath(new URL('../../../../content/scenarios/', import.meta.url));
 
 // The curriculum's quality bar (content/README.md), computed over every built-in file: a rule broken is a red
 // build. The two test-wise strategies are played through the real credit rules and step flow.
