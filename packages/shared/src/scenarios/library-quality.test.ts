@@ -12,6 +12,7 @@ import {
   rankCredit,
   writeChecks,
 } from '../runs/credit';
+import { shownOrder } from '../runs/shuffle';
 import { checkScenarioText, correctIsStrictlyLongest, formatProblem } from './check-scenario';
 import type { ScenarioDefinition, ScenarioStep } from './scenario.schema';
 import { resolveNextStep, type StepOutcome } from './step-flow';
@@ -63,20 +64,20 @@ interface Submission {
 
 interface Strategy {
   /** The first submission on a step. */
-  answer(step: ScenarioStep, random: () => number): Submission;
+  answer(step: ScenarioStep, chance: Chance): Submission;
   /** The next choice option after a Retry, among those not tried yet (file indexes). */
-  retry(step: ScenarioStep & { kind: 'choice' }, untried: number[], random: () => number): number;
+  retry(step: ScenarioStep & { kind: 'choice' }, untried: number[], chance: Chance): number;
 }
 
 /** The percent a completed run earns (credits over the scored steps visited), as the run engine computes it. */
-function play(scenario: ScenarioDefinition, strategy: Strategy, random: () => number): number {
+function play(scenario: ScenarioDefinition, strategy: Strategy, chance: Chance = noChance): number {
   const { steps } = scenario;
   let current: ScenarioStep | undefined = steps[0];
   let credit = 0;
   let visited = 0;
   for (let guard = 0; current && guard < 500; guard++) {
     const step: ScenarioStep = current;
-    const first = strategy.answer(step, random);
+    const first = strategy.answer(step, chance);
     if (step.scored !== false) {
       credit += Math.round(first.credit * 1000);
       visited += 1;
@@ -85,7 +86,7 @@ function play(scenario: ScenarioDefinition, strategy: Strategy, random: () => nu
     if (next.kind === 'retry' && step.kind === 'choice') {
       const untried = step.options.map((_option, index) => index).filter((index) => index !== first.outcome);
       while (next.kind === 'retry') {
-        const pick = strategy.retry(step, untried, random);
+        const pick = strategy.retry(step, untried, chance);
         untried.splice(untried.indexOf(pick), 1);
         next = resolveNextStep(steps, step.id, pick);
       }
@@ -154,36 +155,27 @@ function lengthStrategy(preference: LengthPreference): Strategy {
 const longestStrategy = lengthStrategy('longest');
 const shortestStrategy = lengthStrategy('shortest');
 
-const pickOne = <T,>(items: readonly T[], random: () => number): T => items[Math.floor(random() * items.length)] as T;
-
-function shuffled(count: number, random: () => number): number[] {
-  const order = Array.from({ length: count }, (_, index) => index);
-  for (let i = count - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [order[i], order[j]] = [order[j] as number, order[i] as number];
-  }
-  return order;
-}
+const pickOne = <T,>(items: readonly T[], chance: Chance): T => items[chance.index(items.length)] as T;
 
 /** A guesser: uniform over the options, terms, grades and marks; every automatic write check passed. */
 const randomStrategy: Strategy = {
-  answer(step, random) {
+  answer(step, chance) {
     switch (step.kind) {
       case 'choice': {
-        const index = Math.floor(random() * step.options.length);
+        const index = chance.index(step.options.length);
         return { credit: choiceCredit(step, index), outcome: index };
       }
       case 'multi': {
-        const selected = step.options.map((_option, index) => index).filter(() => random() < 0.5);
+        const selected = step.options.map((_option, index) => index).filter(() => chance.index(2) === 0);
         return credited(multiCredit(step.options.map((option) => option.correct === true), selected).credit);
       }
       case 'rank':
-        return credited(rankCredit(shuffled(step.options.length, random)).credit);
+        return credited(rankCredit(chance.order(step.options.length)).credit);
       case 'estimate':
-        return credited(estimateCredit(pickOne(ESTIMATE_TERMS, random), step.accept));
+        return credited(estimateCredit(pickOne(ESTIMATE_TERMS, chance), step.accept));
       case 'grade-source':
         return credited(
-          gradeSourceCredit({ reliability: pickOne(RELIABILITY_GRADES, random), credibility: 1 + Math.floor(random() * 6) }, step).credit,
+          gradeSourceCredit({ reliability: pickOne(RELIABILITY_GRADES, chance), credibility: 1 + chance.index(6) }, step).credit,
         );
       case 'extract':
         return credited(0);
@@ -192,8 +184,8 @@ const randomStrategy: Strategy = {
           achCredit(
             { marks: step.evidence.map((row) => row.marks), best: step.best },
             {
-              marks: step.evidence.map((row) => row.marks.map(() => pickOne<AchMark>(['C', 'I', 'N'], random))),
-              best: Math.floor(random() * step.hypotheses.length),
+              marks: step.evidence.map((row) => row.marks.map(() => pickOne<AchMark>(['C', 'I', 'N'], chance))),
+              best: chance.index(step.hypotheses.length),
             },
           ).credit,
         );
@@ -201,8 +193,8 @@ const randomStrategy: Strategy = {
         return credited(writeAutoShare(step));
     }
   },
-  retry(_step, untried, random) {
-    return pickOne(untried, random);
+  retry(_step, untried, chance) {
+    return pickOne(untried, chance);
   },
 };
 
@@ -210,22 +202,26 @@ function credited(credit: number): Submission {
   return { credit, outcome: { credit } };
 }
 
-/** mulberry32: a small seeded generator, so the guesser's runs are the same on every machine. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+/** A guesser's dice: uniform draws taken from the run shuffle, keyed by the run and a counter, so every run repeats exactly. */
+interface Chance {
+  /** A uniform index in 0..count-1. */
+  index(count: number): number;
+  /** A uniform order of 0..count-1. */
+  order(count: number): number[];
 }
 
+function chanceFor(run: number): Chance {
+  let draw = 0;
+  const order = (count: number) => shownOrder(`guess-${run}`, String(draw++), count);
+  return { order, index: (count) => order(count)[0] ?? 0 };
+}
+
+/** The strategies that read nothing never draw. */
+const noChance: Chance = chanceFor(-1);
+
 function meanRandomPercent(scenario: ScenarioDefinition): number {
-  const random = seeded(0x7ade);
   let total = 0;
-  for (let run = 0; run < RANDOM_RUNS; run++) total += play(scenario, randomStrategy, random);
+  for (let run = 0; run < RANDOM_RUNS; run++) total += play(scenario, randomStrategy, chanceFor(run));
   return total / RANDOM_RUNS;
 }
 
@@ -373,11 +369,11 @@ describe('the built-in library', () => {
     });
 
     it('fails a trainee who always picks the longest option', () => {
-      expect(play(scenario, longestStrategy, Math.random)).toBeLessThan(PASS_PERCENT);
+      expect(play(scenario, longestStrategy)).toBeLessThan(PASS_PERCENT);
     });
 
     it('fails a trainee who always picks the shortest option', () => {
-      expect(play(scenario, shortestStrategy, Math.random)).toBeLessThan(PASS_PERCENT);
+      expect(play(scenario, shortestStrategy)).toBeLessThan(PASS_PERCENT);
     });
 
     it('fails a trainee who guesses', () => {
@@ -466,6 +462,6 @@ describe('the indicator check', () => {
         { kind: 'choice' as const, id: 'b', title: 'b', description: 'b', options: [{ text: 'right and long' }, { text: 'no' }], correct_option: 0 },
       ],
     } satisfies ScenarioDefinition;
-    expect(play(scenario, longestStrategy, Math.random)).toBe(50);
+    expect(play(scenario, longestStrategy)).toBe(50);
   });
 });
