@@ -5,7 +5,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import SQLite from '../../apps/server/src/db/sqlite-driver';
 import pg from 'pg';
 import {
   bestPath,

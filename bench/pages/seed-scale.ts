@@ -8,7 +8,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import SQLite from 'better-sqlite3';
+import SQLite, { type BetterSqlite3 } from '../../apps/server/src/db/sqlite-driver';
 import pg from 'pg';
 import type { ScenarioDefinition } from '@tradecraft/shared';
 import { loadConfig } from '../../apps/server/src/config';
@@ -60,7 +60,7 @@ function sqliteWriter(file: string): Writer {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = OFF');
   db.pragma('cache_size = -262144');
-  const statements = new Map<string, SQLite.Statement>();
+  const statements = new Map<string, BetterSqlite3.Statement>();
   return {
     async insert(table, columns, rows) {
       const key = `${table}(${columns.join(',')})`;

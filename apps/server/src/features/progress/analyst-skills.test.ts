@@ -82,7 +82,7 @@ describe('analyst skills and calibration', () => {
     for (const run of runs) {
       const shown = { scorePercent: run.scorePercent, result: run.result, scoreThousandths: run.scoreThousandths };
       expect(progress.runs.find((candidate: { id: string }) => candidate.id === run.id)).toMatchObject(shown);
-      expect(training.items.find((candidate: { runId: string }) => candidate.runId === run.id)).toMatchObject(shown);
+      expect(training.items.find((candidate: { runId: string }) => candidate.runId === run.id)).toMatchObject({ ...shown, skills: run.skillScores });
     }
     const csv = (await t.request({ method: 'GET', url: `/api/progress/all.csv?search=${encodeURIComponent(trainee.email)}`, cookie: adminCookie })).body;
     expect(csv).toContain(`,${runs[0]!.scorePercent},Awaiting review,`);

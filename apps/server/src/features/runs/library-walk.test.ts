@@ -11,8 +11,8 @@ import { parseStoredDefinition } from './run-figures';
  * trap a trainee, and the right answers must pass.
  */
 const MAX_ANSWERS = 200;
-/** Each walk plays the whole library through the API (hundreds of requests), longer than the default test timeout. */
-const LIBRARY_WALK_TIMEOUT_MS = 180_000;
+// Each walk plays the whole library (hundreds of requests); on a busy machine that takes longer than one request's test.
+const WALK_TIMEOUT_MS = 120_000;
 
 describe('the built-in library, played to the end', () => {
   let t: TestApp;
@@ -64,13 +64,12 @@ describe('the built-in library, played to the end', () => {
     for (const scenario of library) {
       const run = await play(scenario, () => 'right');
       expect(run.status, scenario.id).toBe('completed');
-      // A written answer earns only its automatic share until an instructor grades it, so it is not yet right.
-      expect(run.incorrectCount, scenario.id).toBe(run.pendingReviews);
+      expect(run.incorrectCount, scenario.id).toBe(0);
       // Written answers wait for an instructor; everything else right scores at least the pass mark.
       expect(run.scorePercent, scenario.id).toBeGreaterThanOrEqual(run.pendingReviews > 0 ? 0 : 70);
       expect(run.result, scenario.id).toBe(run.pendingReviews > 0 ? 'Awaiting review' : 'Pass');
     }
-  }, LIBRARY_WALK_TIMEOUT_MS);
+  }, WALK_TIMEOUT_MS);
 
   it('brings every scenario to its end when every first answer is wrong', async () => {
     for (const scenario of library) {
@@ -78,5 +77,5 @@ describe('the built-in library, played to the end', () => {
       expect(run.status, scenario.id).toBe('completed');
       expect(run.incorrectCount, scenario.id).toBeGreaterThan(0);
     }
-  }, LIBRARY_WALK_TIMEOUT_MS);
+  }, WALK_TIMEOUT_MS);
 });
