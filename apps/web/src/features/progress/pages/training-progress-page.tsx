@@ -54,6 +54,22 @@ const columns = [
     cell: (info) => <time dateTime={info.getValue()}>{new Date(info.getValue()).toLocaleString()}</time>,
   }),
   column.display({
+    id: 'skills',
+    header: 'Skills',
+    size: 90,
+    enableSorting: false,
+    cell: (info) => (
+      <Anchor
+        component={Link}
+        to={`${paths.skills}?userId=${encodeURIComponent(info.row.original.userId)}`}
+        size="sm"
+        aria-label={`Skills and calibration: ${info.row.original.userEmail}`}
+      >
+        Skills
+      </Anchor>
+    ),
+  }),
+  column.display({
     id: 'report',
     header: 'Report',
     size: 90,
