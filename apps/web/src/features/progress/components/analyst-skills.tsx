@@ -53,10 +53,10 @@ export function AnalystSkillsChart({ skills }: { skills: SkillScore[] }) {
         data={data}
         dataKey="skill"
         orientation="vertical"
-        series={[{ name: 'Share', color: 'blue.7', label: 'Share of credit' }]}
+        series={[{ name: 'Share', color: 'var(--mantine-primary-color-filled)', label: 'Share of credit' }]}
         yAxisProps={{ width: 120 }}
-        xAxisProps={{ domain: [0, 100] }}
-        unit="%"
+        xAxisProps={{ domain: [0, 100], tickFormatter: (value: number) => `${value}%` }}
+        maxBarWidth={22}
         gridAxis="x"
         withTooltip={false}
         barChartProps={{ accessibilityLayer: false }}

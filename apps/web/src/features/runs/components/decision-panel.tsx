@@ -33,7 +33,7 @@ export function creditText(result: StepResult, hintCost: number): string {
   if (!result.firstSubmission) return 'Only the first answer on a visit earns credit: this one earns nothing.';
   const parts = [`Credit earned: ${formatCredit(result.credit)} of 1`];
   if (result.hintCharged) parts.push(`after the hint's ${formatShare(hintCost)} charge (${formatCredit(result.rawCredit)} before it)`);
-  if (awaitingReview(result)) parts.push('so far: the automatic checks; the instructor grades the rest');
+  if (awaitingReview(result)) return `Awaiting review. ${parts.join(', ')} so far, from the automatic checks; an instructor grades the rest.`;
   return `${parts.join(', ')}.`;
 }
 
@@ -87,6 +87,12 @@ export function DecisionPanel({ runId, step, answer }: DecisionPanelProps) {
   const error = answerStep.error ?? moveOn.error ?? openHint.error;
   const result = answer?.result ?? null;
   const look = result ? feedbackLook(result) : null;
+  const question = (
+    <>
+      <StepControl step={step} result={result} busy={busy} onSubmit={submit} />
+      <HintButton hint={step.hintState} answered={answered} busy={openHint.isPending} onOpen={() => openHint.mutate(step.id)} />
+    </>
+  );
 
   return (
     <Paper withBorder radius="md" p="md">
@@ -101,9 +107,8 @@ export function DecisionPanel({ runId, step, answer }: DecisionPanelProps) {
           </Badge>
         </Group>
 
-        <StepControl step={step} result={result} busy={busy} onSubmit={submit} />
-
-        <HintButton hint={step.hintState} answered={answered} busy={openHint.isPending} onOpen={() => openHint.mutate(step.id)} />
+        {/* Once answered, the verdict and the way on come first and the key, element by element, follows. */}
+        {!answered && question}
 
         <div aria-live="polite">
           {answer && result && look && (
@@ -158,6 +163,8 @@ export function DecisionPanel({ runId, step, answer }: DecisionPanelProps) {
             </Text>
           </Stack>
         )}
+
+        {answered && question}
       </Stack>
     </Paper>
   );

@@ -137,7 +137,7 @@ function DnsBody({ content }: { content: string }) {
   const table = parseDnsRecords(content);
   if (!table) return <LogBody content={content} />;
   return (
-    <Table.ScrollContainer minWidth={Math.min(640, table.columns.length * 120)}>
+    <Table.ScrollContainer minWidth={table.columns.length * 110}>
       <Table fz="sm" verticalSpacing={4} horizontalSpacing="xs" striped>
         <Table.Caption style={{ captionSide: 'top', textAlign: 'left', marginTop: 0 }}>Passive DNS records</Table.Caption>
         <Table.Thead>
@@ -153,7 +153,7 @@ function DnsBody({ content }: { content: string }) {
           {table.rows.map((row, rowIndex) => (
             <Table.Tr key={rowIndex}>
               {row.map((cell, index) => (
-                <Table.Td key={index} className={classes.mono}>
+                <Table.Td key={index} className={classes.monoCell}>
                   {cell}
                 </Table.Td>
               ))}

@@ -18,6 +18,16 @@ describe('parseDnsRecords', () => {
     expect(table?.rows[0]).toEqual(['a.example', 'A', '192.0.2.1', '']);
   });
 
+  it('reads rows without a header when the second column is a record type', () => {
+    expect(parseDnsRecords('evil[.]example.com A 192.0.2.1\nevil[.]example.com NS ns1.example')).toEqual({
+      columns: ['Name', 'Type', 'Data'],
+      rows: [
+        ['evil[.]example.com', 'A', '192.0.2.1'],
+        ['evil[.]example.com', 'NS', 'ns1.example'],
+      ],
+    });
+  });
+
   it('gives up on rows that do not match the header, so the text is shown as written', () => {
     expect(parseDnsRecords('name  type  data\nonly-one-cell')).toBeNull();
     expect(parseDnsRecords('[1, 2]')).toBeNull();

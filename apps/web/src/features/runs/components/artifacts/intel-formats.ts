@@ -34,6 +34,8 @@ export function parseDnsRecords(content: string): RecordTable | null {
     }
   }
   const lines = text.split(/\r?\n/).filter((line) => line.trim() && !/^[-=|+\s]+$/.test(line));
+  const headerless = recordsWithoutHeader(lines);
+  if (headerless) return headerless;
   const separator = [/\t/, /\s*\|\s*/, /\s*,\s*/, /\s{2,}/].find((candidate) => lines.every((line) => candidate.test(line.trim())));
   if (!separator || lines.length < 2) return null;
   const split = (line: string) => line.trim().replace(/^\|\s*|\s*\|$/g, '').split(separator).map((cell) => cell.trim());
@@ -41,6 +43,17 @@ export function parseDnsRecords(content: string): RecordTable | null {
   const rows = lines.slice(1).map(split);
   if (columns.length < 2 || rows.some((row) => row.length !== columns.length)) return null;
   return { columns, rows };
+}
+
+const RECORD_TYPES = /^(A|AAAA|CNAME|MX|NS|TXT|PTR|SOA|SRV|CAA)$/i;
+const HEADERLESS_COLUMNS = ['Name', 'Type', 'Data', 'First seen', 'Last seen', 'Count'];
+
+/** Rows such as "evil[.]example.com A 192.0.2.1 2025-03-10 2025-03-11" with no header line: the usual columns. */
+function recordsWithoutHeader(lines: string[]): RecordTable | null {
+  const rows = lines.map((line) => line.trim().split(/\s+/));
+  const width = rows[0]?.length ?? 0;
+  if (width < 3 || width > HEADERLESS_COLUMNS.length || rows.some((row) => row.length !== width || !RECORD_TYPES.test(row[1]!))) return null;
+  return { columns: HEADERLESS_COLUMNS.slice(0, width), rows };
 }
 
 export interface WhoisLine {
