@@ -14,6 +14,7 @@ import { healthRoutes } from './features/health/health.routes';
 import { metaRoutes } from './features/meta/meta.routes';
 import { notificationsRoutes } from './features/notifications/notifications.routes';
 import { profileRoutes } from './features/profile/profile.routes';
+import { reviewsRoutes } from './features/reviews/reviews.routes';
 import { progressRoutes } from './features/progress/progress.routes';
 import { runsRoutes } from './features/runs/runs.routes';
 import { scenariosRoutes } from './features/scenarios/scenarios.routes';
@@ -69,6 +70,7 @@ export async function buildApp({ config, db, dialect, logger = false }: AppOptio
       await api.register(settingsRoutes, { prefix: '/settings', db });
       await api.register(runsRoutes, { prefix: '/runs', db });
       await api.register(progressRoutes, { prefix: '/progress', db });
+      await api.register(reviewsRoutes, { prefix: '/reviews', db });
     },
     { prefix: '/api' },
   );

@@ -43,6 +43,7 @@ const EXPECTED: Record<string, Access> = {
   'POST /api/runs': 'signedIn',
   'GET /api/runs/:id': 'signedIn',
   'POST /api/runs/:id/answer': 'signedIn',
+  'POST /api/runs/:id/hint': 'signedIn',
   'POST /api/runs/:id/next': 'signedIn',
   'POST /api/runs/:id/end': 'signedIn',
   'GET /api/progress/user/:email': 'signedIn',
@@ -52,6 +53,9 @@ const EXPECTED: Record<string, Access> = {
   'GET /api/progress/runs/:runId/report': 'signedIn',
   'GET /api/progress/skills': 'signedIn',
   'GET /api/progress/skills/layer': 'signedIn',
+  'GET /api/reviews': 'admin',
+  'GET /api/reviews/:id': 'admin',
+  'POST /api/reviews/:id/grade': 'admin',
 };
 
 // Routes whose call with an empty body would change the caller's own state; checked without side effects.

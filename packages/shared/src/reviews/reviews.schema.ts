@@ -79,6 +79,7 @@ export type GradeReviewInput = z.input<typeof gradeReviewInputSchema>;
 
 export const REVIEW_MESSAGES = {
   notFound: 'No such submission.',
+  alreadyGraded: 'This submission has already been graded.',
   pointsCount: 'Give points for every rubric criterion, in order.',
   pointsTooHigh: 'A criterion cannot get more points than it is worth.',
   scenarioGone: 'The scenario of this submission is gone, so its rubric is unknown.',

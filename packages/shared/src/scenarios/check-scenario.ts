@@ -568,13 +568,11 @@ function checkScenarioRules(scenario: ScenarioDefinition): { problems: ScenarioP
   const { steps } = scenario;
   const ids = new Set(steps.map((step) => step.id));
   const problems: ScenarioProblem[] = [...checkDuplicateIds(steps.map((step) => step.id))];
-  const references: ScenarioProblem[] = [];
   steps.forEach((step, stepIndex) => {
-    references.push(...checkReferences(step as unknown as Record<string, unknown>, stepIndex, ids));
+    problems.push(...checkReferences(step as unknown as Record<string, unknown>, stepIndex, ids));
     problems.push(...checkStepKeys(step, stepIndex));
     if (step.mitre_attack !== undefined) problems.push(...checkTechnique(step, stepIndex));
   });
-  problems.push(...references);
 
   // Flow checks need every reference resolved; otherwise one typo would also surface as unreachable steps.
   const flowIsWellFormed = problems.every((problem) => !/\.id$|next_step$|correct_option$/.test(problem.path));

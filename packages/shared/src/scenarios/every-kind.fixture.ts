@@ -22,6 +22,7 @@ export function everyKindScenario(): Record<string, unknown> & { steps: Array<Re
         id: 'pick',
         title: 'Pick',
         description: 'Pick one.',
+        hint: 'HINT-pick: think about scope.',
         options: ['Right one', { text: 'Second best answer', credit: 0.5 }, 'Wrong'],
         correct_option: 0,
       },
@@ -83,6 +84,7 @@ export function everyKindScenario(): Record<string, unknown> & { steps: Array<Re
         title: 'Write',
         description: 'Write the BLUF.',
         prompt: 'Write a BLUF for the CISO.',
+        hint: 'HINT-bluf: start with the marking.',
         max_words: 80,
         checks: { tlp: true, estimative_language: true, must_mention: ['APT29'] },
         rubric: [

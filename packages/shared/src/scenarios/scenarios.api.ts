@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { ARTIFACT_KINDS } from './scenario.schema';
+import { ARTIFACT_KINDS, TLP_LABELS } from './scenario.schema';
+import { STEP_KINDS } from './step-kinds';
 
 // The API of the scenario library (/api/sim) and of the platform difficulty (/api/settings/difficulty).
 
@@ -55,6 +56,8 @@ const artifactSchema = z.object({
   date: z.string().optional(),
   content: z.string(),
   indicators: z.array(indicatorSchema).optional(),
+  tlp: z.enum(TLP_LABELS).optional(),
+  admiralty: z.string().optional(),
 });
 
 const stepFields = {
@@ -80,10 +83,19 @@ export const adminScenarioOptionSchema = z.object({
   text: z.string(),
   next_step: z.string().nullable().optional(),
   feedback: z.string().optional(),
+  /** choice: a second best's credit. */
+  credit: z.number().optional(),
+  /** multi: the option applies. */
+  correct: z.boolean().optional(),
 });
 
-export const adminScenarioStepSchema = z.object({
+/**
+ * A step as an admin sees it: every field of its kind as in the file (kind, key, flow, rubric...). `options` is
+ * empty and `correct_option` -1 for kinds without them.
+ */
+export const adminScenarioStepSchema = z.looseObject({
   ...stepFields,
+  kind: z.enum(STEP_KINDS),
   options: z.array(adminScenarioOptionSchema),
   correct_option: z.number().int(),
 });
@@ -99,6 +111,8 @@ export type AdminScenarioStep = z.infer<typeof adminScenarioStepSchema>;
 
 export const traineeScenarioStepSchema = z.object({
   ...stepFields,
+  kind: z.enum(STEP_KINDS),
+  /** A choice step's options; empty for other kinds (a rank step's file order is its key). */
   options: z.array(z.object({ text: z.string() })),
 });
 
@@ -122,6 +136,8 @@ export const uploadScenarioResponseSchema = z.object({
   /** ISO-8601 UTC. */
   upload_time: z.string(),
   scenario: scenarioSummarySchema,
+  /** Content advice that did not refuse the file (such as the longest-option rule), as `place: message`. */
+  warnings: z.array(z.string()),
 });
 export type UploadScenarioResponse = z.infer<typeof uploadScenarioResponseSchema>;
 

@@ -15,7 +15,7 @@ import type { z } from 'zod';
 import type { Db } from '../../db/database';
 import type { User } from '../../db/schema';
 import { recordAudit } from '../audit/audit.service';
-import { runFigures } from './progress.service';
+import { runFigures } from '../runs/run-figures';
 import { listTrainingProgress, trainingProgressBatches, type TrainingProgressRowData } from './progress.repository';
 
 type FilterQuery = z.output<typeof trainingProgressFilterSchema>;

@@ -1,6 +1,8 @@
 import {
   answerInputSchema,
   answerResultSchema,
+  hintInputSchema,
+  hintResultSchema,
   runIdParamsSchema,
   runResponseSchema,
   startRunInputSchema,
@@ -8,7 +10,11 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/database';
 import { currentUser } from '../../plugins/access';
-import { answerStep, endRun, getRun, moveOn, startRun } from './runs.service';
+import { answerStep, endRun, getRun, moveOn, openStepHint, startRun } from './runs.service';
+
+// A written answer may be up to MAX_WRITE_TEXT_CHARS; a longer one (even a megabyte) must reach the schema and be
+// refused with 400 naming the limit, not cut off by the app-wide body limit.
+const ANSWER_BODY_LIMIT = 4 * 1024 * 1024;
 
 /**
  * The run engine (DESIGN.md): the server decides correctness, feedback, the next step and the score.
@@ -50,15 +56,33 @@ export const runsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db })
     '/:id/answer',
     {
       config: { access: 'signedIn' },
+      bodyLimit: ANSWER_BODY_LIMIT,
       schema: {
         tags: ['runs'],
-        summary: "Answer the run's current step (once); 409 for a second answer, 410 when the scenario was deleted",
+        summary:
+          "Answer the run's current step (once) with the fields of its kind: the credit, the revealed key and per-element " +
+          'feedback; 400 for an answer that does not fit the step, 409 for a second answer, 410 when the scenario was deleted',
         params: runIdParamsSchema,
         body: answerInputSchema,
         response: { 200: answerResultSchema },
       },
     },
     async (request) => answerStep(db, currentUser(request), request.params.id, request.body),
+  );
+
+  app.post(
+    '/:id/hint',
+    {
+      config: { access: 'signedIn' },
+      schema: {
+        tags: ['runs'],
+        summary: "Open the current step's hint and record it; opened before the first answer it costs the step's hint cost",
+        params: runIdParamsSchema,
+        body: hintInputSchema,
+        response: { 200: hintResultSchema },
+      },
+    },
+    async (request) => openStepHint(db, currentUser(request), request.params.id, request.body.stepId),
   );
 
   app.post(

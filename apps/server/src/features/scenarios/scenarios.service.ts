@@ -21,6 +21,7 @@ import type { Scenario, User } from '../../db/schema';
 import { AppError, notFound } from '../../errors';
 import { recordAudit } from '../audit/audit.service';
 import { saveFile } from '../files/files.repository';
+import { parseStoredDefinition } from '../runs/run-figures';
 import { difficultyFromSetting } from '../settings/settings.service';
 import {
   findActiveScenario,
@@ -48,7 +49,7 @@ export async function listScenarios(db: Db): Promise<ScenarioListItem[]> {
 
 /** `scenarios.definition` holds the checked scenario as JSON (the run engine reads the same column). */
 export function definitionOf(scenario: Scenario): ScenarioDefinition {
-  return JSON.parse(scenario.definition) as ScenarioDefinition;
+  return parseStoredDefinition(scenario.definition) ?? { name: scenario.name, type: scenario.type, difficulty: scenario.difficulty, description: scenario.description, steps: [] };
 }
 
 /** Admins see the whole scenario; everyone else sees it without the answers (see traineeView). */
@@ -63,6 +64,13 @@ function adminView(scenario: Scenario): AdminScenario {
   return {
     view: 'admin',
     ...definition,
+    // Every field of every step; steps without options (kinds other than choice, multi and rank) list none, and
+    // correct_option is -1 on every kind but choice.
+    steps: definition.steps.map((step) => ({
+      ...step,
+      options: 'options' in step ? step.options : [],
+      correct_option: step.kind === 'choice' ? step.correct_option : -1,
+    })),
     id: scenario.id,
     stepCount: scenario.step_count,
     origin: scenario.origin,
@@ -91,7 +99,10 @@ export function traineeView(scenario: Scenario): TraineeScenario {
       ...(step.artifacts ? { artifacts: step.artifacts } : {}),
       ...(step.hint !== undefined ? { hint: step.hint } : {}),
       ...(step.mitre_attack !== undefined ? { mitre_attack: step.mitre_attack } : {}),
-      options: step.options.map((option) => ({ text: option.text })),
+      // Only a choice step's options: a rank step's file order is its key, and a multi step's options are
+      // better seen in the run's own shuffle.
+      kind: step.kind,
+      options: step.kind === 'choice' ? step.options.map((option) => ({ text: option.text })) : [],
     })),
   };
 }
@@ -159,6 +170,7 @@ export async function uploadScenario(db: Db, admin: User, upload: UploadedScenar
   const text = scenarioText(upload.bytes);
   const checked = checkScenarioText(text);
   if (!checked.ok) throw uploadRefused(400, checked.problems);
+  const warnings = checked.warnings.map(formatProblem);
 
   const id = checked.scenario.id ?? deriveScenarioId(checked.scenario.name);
   const scenario: ScenarioDefinition = { ...checked.scenario, id };
@@ -215,6 +227,7 @@ export async function uploadScenario(db: Db, admin: User, upload: UploadedScenar
           description: scenario.description,
           stepCount: scenario.steps.length,
         },
+        warnings,
       };
     });
   } catch (error) {

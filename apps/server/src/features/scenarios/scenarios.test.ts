@@ -120,6 +120,7 @@ describe('the scenario library API', () => {
       expect(scenario).toMatchObject({ view: 'trainee', id: 'fixture-invoice-phish', name: 'Fixture invoice phish', stepCount: 4 });
       expect(scenario.steps[0]).toEqual({
         id: 'alert',
+        kind: 'choice',
         title: 'An invoice nobody expected',
         description: 'The manager forwards the message and says the attachment did nothing when opened.',
         artifacts: [
