@@ -180,7 +180,7 @@ async function playKinds(page: Page, play: Play, options: { hint?: boolean; chec
 }
 
 test('every kind played right, with a hint opened and charged, a written answer reviewed and the score updating', async ({ page, browser }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(240_000);
   const trainee = await seedUser();
   const runId = await start(page, trainee);
   await playKinds(page, RIGHT, { hint: true, checkAccessible: true });
@@ -214,11 +214,12 @@ test('every kind played right, with a hint opened and charged, a written answer 
   const scoreBefore = (await stat('Score').textContent()) ?? '';
 
   // The instructor grades it from the review queue.
-  const adminPage = await browser.newPage();
+  const adminContext = await browser.newContext();
+  const adminPage = await adminContext.newPage();
   await signInAsAdmin(adminPage);
   await adminPage.goto('/admin/reviews');
   await expect(adminPage.getByRole('heading', { level: 1, name: 'Review Queue' })).toBeVisible();
-  await adminPage.getByRole('textbox', { name: 'Scenario' }).click();
+  await adminPage.getByRole('combobox', { name: 'Scenario' }).click();
   await adminPage.getByRole('option', { name: scenarioName }).click();
   const row = adminPage.getByRole('row').filter({ hasText: trainee.email });
   await expect(row).toHaveCount(1);
@@ -235,7 +236,7 @@ test('every kind played right, with a hint opened and charged, a written answer 
   await expect(adminPage.getByRole('status').filter({ hasText: 'Graded' })).toBeVisible();
   await adminPage.goto('/admin/reviews?status=graded');
   await expect(adminPage.getByRole('row').filter({ hasText: trainee.email })).toHaveCount(1);
-  await adminPage.close();
+  await adminContext.close();
 
   // The trainee's bell tells them; the report shows the graded credit and a result.
   await page.reload();

@@ -60,18 +60,23 @@ async function uploadScenario(admin: APIRequestContext, id: string, name: string
 interface RunState {
   id: string;
   status: string;
-  currentStep: { id: string } | null;
+  currentStep: { id: string; options: { text: string }[] } | null;
 }
 
-/** Plays a run through the run API as the signed-in page user, answering each step with the given option. */
+/**
+ * Plays a run through the run API as the signed-in page user, answering each step with the given option (its
+ * place in the file: the run shows the options in its own shuffle, so the answer names the one shown).
+ */
 async function playRun(page: Page, scenarioId: string, answers: number[]): Promise<string> {
   const started = await page.request.post('/api/runs', { data: { scenarioId } });
   expect(started.status(), await started.text()).toBe(201);
   let run = ((await started.json()) as { run: RunState }).run;
   for (const optionIndex of answers) {
     expect(run.status).toBe('in_progress');
+    const step = run.currentStep!;
+    const wanted = STEPS.find((candidate) => candidate.id === step.id)!.options[optionIndex];
     const answered = await page.request.post(`/api/runs/${run.id}/answer`, {
-      data: { stepId: run.currentStep!.id, optionIndex, timeMs: 4200 },
+      data: { stepId: step.id, optionIndex: step.options.findIndex((option) => option.text === wanted), timeMs: 4200 },
     });
     expect(answered.status(), await answered.text()).toBe(200);
     const moved = await page.request.post(`/api/runs/${run.id}/next`, { data: {} });
@@ -120,7 +125,8 @@ test.describe('progress and reporting', () => {
     await expect(timeline).toBeVisible();
     await expect(timeline.getByRole('listitem')).toHaveCount(4);
     await expect(timeline.getByRole('listitem').nth(2)).toContainText('Reset the password only');
-    await expect(timeline.getByRole('listitem').nth(2)).toContainText('❌ Incorrect. The correct answer was: "Revoke the stolen session tokens"');
+    await expect(timeline.getByRole('listitem').nth(2)).toContainText('❌ Incorrect.');
+    await expect(timeline.getByRole('listitem').nth(2)).toContainText('Decision 3 · Decision · Credit 0');
     await expect(row.getByRole('button', { name: /^Hide/ })).toHaveAttribute('aria-expanded', 'true');
     await expectAccessible(page);
     await row.getByRole('button', { name: /^Hide/ }).click();
@@ -134,7 +140,8 @@ test.describe('progress and reporting', () => {
     await expect(report.getByRole('link', { name: 'CISA: Phishing guidance' })).toBeVisible();
     const decisions = page.getByRole('region', { name: 'Decisions' }).getByRole('listitem');
     await expect(decisions).toHaveCount(4);
-    await expect(decisions.nth(2)).toContainText('Incorrect');
+    await expect(decisions.nth(2)).toContainText('Wrong');
+    await expect(decisions.nth(2)).toContainText('Credit 0');
     await expect(decisions.nth(2)).toContainText('Reset the password only');
     await expect(decisions.nth(2)).toContainText('Revoke the stolen session tokens');
     await expect(decisions.nth(2)).toContainText('4.2 s');

@@ -1,4 +1,4 @@
-import type { Verdict } from '@tradecraft/shared';
+import { formatCredit, type Verdict } from '@tradecraft/shared';
 import { ThemeIcon } from '@mantine/core';
 import { IconCheck, IconMinus, IconX } from '@tabler/icons-react';
 
@@ -23,11 +23,6 @@ export function VerdictIcon({ verdict, size = 'sm' }: { verdict: Verdict | null;
       {verdict === 'right' ? <IconCheck size={14} /> : verdict === 'wrong' ? <IconX size={14} /> : verdict === 'partial' ? <IconMinus size={14} /> : null}
     </ThemeIcon>
   );
-}
-
-/** Credit as people read it: "1", "0.5", "0.375" (never a float's tail). */
-export function formatCredit(credit: number): string {
-  return String(Math.round(credit * 1000) / 1000);
 }
 
 /** A share as a whole percent ("25 %"). */

@@ -1,15 +1,16 @@
 import '@mantine/charts/styles.css';
-import type { SkillScore } from '@tradecraft/shared';
+import { formatCredit, type SkillScore } from '@tradecraft/shared';
 import { BarChart } from '@mantine/charts';
 import { Box, Table, Text } from '@mantine/core';
-import { formatCredit } from '../../../ui/credit';
+
+import { focusableScroll } from '../../../ui/focusable-scroll';
 
 /** Credit per analyst skill as a table: the skill, the credit over the steps answered, the share. */
 export function AnalystSkillsTable({ skills, emptyText }: { skills: SkillScore[]; emptyText: string }) {
   const attempted = skills.filter((skill) => skill.attempts > 0);
   if (attempted.length === 0) return <Text c="dimmed">{emptyText}</Text>;
   return (
-    <Table.ScrollContainer minWidth={320}>
+    <Table.ScrollContainer minWidth={320} scrollAreaProps={focusableScroll('Analyst skills')}>
       <Table withTableBorder verticalSpacing={6} fz="sm">
         <Table.Thead>
           <Table.Tr>

@@ -1,6 +1,7 @@
 import type { Calibration } from '@tradecraft/shared';
 import { Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import classes from './progress.module.css';
+import { focusableScroll } from '../../../ui/focusable-scroll';
 
 const SIZE = 260;
 const PAD = 36;
@@ -88,7 +89,7 @@ export function CalibrationPanel({ calibration, own }: { calibration: Calibratio
             </Text>
             <Group align="flex-start" gap="lg" wrap="wrap">
               <ReliabilityDiagram calibration={calibration} />
-              <Table.ScrollContainer minWidth={300} style={{ flex: '1 1 300px' }}>
+              <Table.ScrollContainer minWidth={300} style={{ flex: '1 1 300px' }} scrollAreaProps={focusableScroll('Calibration per term')}>
                 <Table withTableBorder fz="sm" verticalSpacing={4}>
                   <Table.Caption style={{ captionSide: 'top', textAlign: 'left', marginTop: 0 }}>
                     Per term: how often you used it, what it states, and how often the statement came true. On the diagonal means calibrated.

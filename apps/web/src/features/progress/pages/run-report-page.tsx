@@ -1,5 +1,5 @@
 import {
-  DIFFICULTY_LABELS,
+  formatCredit,  DIFFICULTY_LABELS,
   formatDuration,
   formatScorePercent,
   SKILL_LABELS,
@@ -29,7 +29,7 @@ import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { paths } from '../../../app/paths';
 import { scenarioTypeColor } from '../../../app/theme';
-import { decisionCreditText, decisionVerdict, formatCredit, VerdictIcon } from '../../../ui/credit';
+import { decisionCreditText, decisionVerdict, VerdictIcon } from '../../../ui/credit';
 import { useRunReport } from '../api/get-run-report';
 import { AnalystSkillsTable } from '../components/analyst-skills';
 import { formatAnswerTime } from '../components/decision-timeline';
@@ -147,12 +147,17 @@ function Sources({ report }: { report: RunReport }) {
   );
 }
 
-const VERDICT_BADGE = { right: { color: 'green', label: 'Right' }, partial: { color: 'yellow.9', label: 'Partly right' }, wrong: { color: 'red', label: 'Wrong' } } as const;
+// Outline badges: the partly-right yellow is too light for text, so its words take the body colour.
+const VERDICT_BADGE = {
+  right: { color: 'green', label: 'Right', text: undefined },
+  partial: { color: 'yellow.8', label: 'Partly right', text: 'var(--mantine-color-text)' },
+  wrong: { color: 'red', label: 'Wrong', text: undefined },
+} as const;
 
 function DecisionCard({ decision }: { decision: ReportDecision }) {
   const pending = decision.reviewStatus === 'pending';
   const verdict = decisionVerdict(decision);
-  const badge = pending ? { color: 'blue', label: 'Awaiting review' } : VERDICT_BADGE[verdict];
+  const badge = pending ? { color: 'blue.8', label: 'Awaiting review', text: undefined } : VERDICT_BADGE[verdict];
   return (
     <Paper component="li" withBorder radius="md" p="md" className={classes.keepTogether}>
       <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
@@ -172,7 +177,7 @@ function DecisionCard({ decision }: { decision: ReportDecision }) {
             <Text fw={650}>{decision.stepTitle ?? `Step ${decision.stepId}`}</Text>
           </div>
         </Group>
-        <Badge color={badge.color} variant="outline" radius="sm" className={classes.verdict}>
+        <Badge color={badge.color} c={badge.text} variant="outline" radius="sm" className={classes.verdict}>
           {badge.label}
         </Badge>
       </Group>

@@ -1,11 +1,11 @@
-import { REVIEW_COMMENT_MAX, type ReviewDetail } from '@tradecraft/shared';
+import { formatCredit, REVIEW_COMMENT_MAX, type ReviewDetail } from '@tradecraft/shared';
 import { Alert, Anchor, Badge, Button, Grid, Group, NumberInput, Paper, Skeleton, Stack, Text, Textarea, Title } from '@mantine/core';
 import { IconAlertCircle, IconArrowLeft, IconCircleCheck } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { ApiError } from '../../../app/api-client';
 import { paths } from '../../../app/paths';
-import { formatCredit } from '../../../ui/credit';
+
 import { WriteCheckList } from '../../../ui/write-checks';
 import { useReview } from '../api/get-review';
 import { useGradeReview } from '../api/grade-review';

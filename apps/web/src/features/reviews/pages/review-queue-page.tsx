@@ -1,9 +1,9 @@
-import { PAGE_SIZE, type ReviewItem, type ReviewStatus } from '@tradecraft/shared';
+import { formatCredit, PAGE_SIZE, type ReviewItem, type ReviewStatus } from '@tradecraft/shared';
 import { Anchor, Group, Paper, SegmentedControl, Select, Stack, Text, Title } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '../../../app/paths';
-import { formatCredit } from '../../../ui/credit';
+
 import { DataTable } from '../../../ui/data-table';
 import { useReviews, useReviewScenarioChoices } from '../api/get-reviews';
 

@@ -1,4 +1,4 @@
-import { MAX_ANSWER_TIME_MS, STEP_KIND_LABELS, type PlayerStep, type RunAnswer, type StepResult } from '@tradecraft/shared';
+import { formatCredit, MAX_ANSWER_TIME_MS, STEP_KIND_LABELS, type PlayerStep, type RunAnswer, type StepResult } from '@tradecraft/shared';
 import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconAlertCircle, IconArrowRight, IconCircleCheck, IconCircleHalf2, IconCircleX, IconHourglass, IconRotateClockwise } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
@@ -8,7 +8,7 @@ import { useOpenHint } from '../api/open-hint';
 import type { AnswerFields } from './controls/control-props';
 import { isTypingTarget } from './controls/choice-control';
 import { StepControl } from './controls/step-control';
-import { formatCredit, formatShare } from '../../../ui/credit';
+import { formatShare } from '../../../ui/credit';
 import { HintButton } from './hint-button';
 import classes from './runs.module.css';
 

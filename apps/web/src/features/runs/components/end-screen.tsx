@@ -1,11 +1,11 @@
-import { RUN_MESSAGES, type RunState } from '@tradecraft/shared';
+import { formatCredit, RUN_MESSAGES, type RunState } from '@tradecraft/shared';
 import { ATTACK_NOTICE } from '@tradecraft/shared/attack';
 import { Alert, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconHourglass, IconPlayerPlay, IconReportAnalytics } from '@tabler/icons-react';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../../app/paths';
-import { formatCredit } from '../../../ui/credit';
+
 import { DecisionTimeline } from './decision-timeline';
 import classes from './runs.module.css';
 
@@ -47,8 +47,8 @@ export function EndScreen({ run }: { run: RunState }) {
         <Stat label="Score" value={`${formatCredit(run.score)} / ${run.percentBase}`} note={`${run.scorePercent}%`} />
         <Stat label="Result" value={run.result} note={run.awaitingReview ? `${run.pendingReviews} written ${run.pendingReviews === 1 ? 'answer' : 'answers'} to grade` : undefined} />
         <Stat label="Duration" value={`${run.durationSeconds} ${run.durationSeconds === 1 ? 'second' : 'seconds'}`} />
-        <Stat label="Full credit" value={String(run.correctCount)} />
-        <Stat label="Less than full" value={String(run.incorrectCount)} />
+        <Stat label="Right answers" value={String(run.correctCount)} />
+        <Stat label="Other answers" value={String(run.incorrectCount)} note="wrong or partly right" />
       </SimpleGrid>
 
       {run.awaitingReview && (

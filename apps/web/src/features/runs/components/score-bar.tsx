@@ -1,6 +1,5 @@
-import type { RunState } from '@tradecraft/shared';
+import { formatCredit, type RunState } from '@tradecraft/shared';
 import { Group, Progress, Stack, Text } from '@mantine/core';
-import { formatCredit } from '../../../ui/credit';
 
 /**
  * The score so far: the credits earned over what the percent divides by (the steps played, or the best path's

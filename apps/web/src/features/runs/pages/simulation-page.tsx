@@ -1,4 +1,4 @@
-import { RUN_MESSAGES, STEP_KIND_LABELS, type PlayerStep, type RunState } from '@tradecraft/shared';
+import { formatCredit, RUN_MESSAGES, STEP_KIND_LABELS, type PlayerStep, type RunState } from '@tradecraft/shared';
 import { Alert, Button, Center, Grid, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconAlertCircle, IconAlertTriangle, IconArrowLeft, IconEye, IconRefresh } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -16,7 +16,7 @@ import { EndScreen } from '../components/end-screen';
 import classes from '../components/runs.module.css';
 import { ScoreBar } from '../components/score-bar';
 import { StepPanel } from '../components/step-panel';
-import { formatCredit } from '../../../ui/credit';
+
 import { rememberStartedRun } from '../started-runs';
 
 /**

@@ -19,6 +19,7 @@ import classes from '../runs.module.css';
 import { contentLines, parseChatLine, parseEmail } from './artifact-text';
 import { parseDnsRecords, parseStix, parseWhois } from './intel-formats';
 import { AdmiraltyBadge, TlpBanner } from './intel-markings';
+import { focusableScroll } from '../../../../ui/focusable-scroll';
 
 const KINDS: Record<ArtifactKind, { label: string; icon: Icon }> = {
   email: { label: 'Email', icon: IconMail },
@@ -137,7 +138,7 @@ function DnsBody({ content }: { content: string }) {
   const table = parseDnsRecords(content);
   if (!table) return <LogBody content={content} />;
   return (
-    <Table.ScrollContainer minWidth={table.columns.length * 110}>
+    <Table.ScrollContainer minWidth={table.columns.length * 110} scrollAreaProps={focusableScroll('Passive DNS records')}>
       <Table fz="sm" verticalSpacing={4} horizontalSpacing="xs" striped>
         <Table.Caption style={{ captionSide: 'top', textAlign: 'left', marginTop: 0 }}>Passive DNS records</Table.Caption>
         <Table.Thead>

@@ -6,6 +6,7 @@ import classes from '../runs.module.css';
 import type { ControlProps } from './control-props';
 import { SubmitAnswerButton } from './submit-button';
 import { VerdictIcon } from '../../../../ui/credit';
+import { focusableScroll } from '../../../../ui/focusable-scroll';
 
 const hypothesisName = (index: number) => `H${index + 1}`;
 
@@ -101,7 +102,7 @@ export function AchControl({ step, result, busy, onSubmit }: ControlProps<'ach'>
             ))}
           </Stack>
         ) : (
-          <Table.ScrollContainer minWidth={160 + step.hypotheses.length * 116}>
+          <Table.ScrollContainer minWidth={160 + step.hypotheses.length * 116} scrollAreaProps={focusableScroll('Evidence matrix')}>
             <Table fz="sm" verticalSpacing={6} horizontalSpacing={6} withRowBorders>
               <Table.Thead>
                 <Table.Tr>
@@ -161,7 +162,7 @@ export function AchControl({ step, result, busy, onSubmit }: ControlProps<'ach'>
         {hypothesisName(result.best.key)}.
       </Text>
       {legend}
-      <Table.ScrollContainer minWidth={160 + result.hypotheses.length * 96}>
+      <Table.ScrollContainer minWidth={160 + result.hypotheses.length * 96} scrollAreaProps={focusableScroll('Evidence matrix against the key')}>
         <Table fz="sm" verticalSpacing={6} horizontalSpacing={6}>
           <Table.Thead>
             <Table.Tr>

@@ -13,6 +13,7 @@ import classes from '../runs.module.css';
 import type { ControlProps } from './control-props';
 import { SubmitAnswerButton } from './submit-button';
 import { VERDICT_WORDS, VerdictIcon } from '../../../../ui/credit';
+import { focusableScroll } from '../../../../ui/focusable-scroll';
 
 function GradePicker<G extends string>({
   label,
@@ -144,7 +145,7 @@ export function GradeSourceControl({ step, result, busy, onSubmit }: ControlProp
         Your grade <strong>{`${result.reliability.given}${result.credibility.given}`}</strong>, the key{' '}
         <strong>{`${result.reliability.key}${result.credibility.key}`}</strong>.
       </Text>
-      <Table.ScrollContainer minWidth={300}>
+      <Table.ScrollContainer minWidth={300} scrollAreaProps={focusableScroll('Your grade against the key')}>
         <Table fz="sm" verticalSpacing={6}>
           <Table.Thead>
             <Table.Tr>

@@ -1,10 +1,11 @@
+import { formatCredit } from '@tradecraft/shared';
 import { Alert, Badge, Group, List, Paper, Stack, Table, Text, Textarea, Title } from '@mantine/core';
 import { IconHourglass } from '@tabler/icons-react';
 import { useId, useState } from 'react';
 import classes from '../runs.module.css';
 import type { ControlProps } from './control-props';
 import { SubmitAnswerButton } from './submit-button';
-import { formatCredit } from '../../../../ui/credit';
+
 import { WriteCheckList } from '../../../../ui/write-checks';
 
 /** Words as the trainee counts them: runs of non-space characters. */
