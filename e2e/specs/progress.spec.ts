@@ -64,19 +64,20 @@ interface RunState {
 }
 
 /**
- * Plays a run through the run API as the signed-in page user, answering each step with the given option (its
- * place in the file: the run shows the options in its own shuffle, so the answer names the one shown).
+ * Plays a run through the run API as the signed-in page user, answering each step with the given option of the
+ * file (0 right, 1 wrong); the run shows options in its own order, so the answer names the option as shown.
  */
 async function playRun(page: Page, scenarioId: string, answers: number[]): Promise<string> {
   const started = await page.request.post('/api/runs', { data: { scenarioId } });
   expect(started.status(), await started.text()).toBe(201);
   let run = ((await started.json()) as { run: RunState }).run;
-  for (const optionIndex of answers) {
+  for (const fileIndex of answers) {
     expect(run.status).toBe('in_progress');
     const step = run.currentStep!;
-    const wanted = STEPS.find((candidate) => candidate.id === step.id)!.options[optionIndex];
+    const text = STEPS.find((candidate) => candidate.id === step.id)!.options[fileIndex];
+    const optionIndex = step.options.findIndex((option) => option.text === text);
     const answered = await page.request.post(`/api/runs/${run.id}/answer`, {
-      data: { stepId: step.id, optionIndex: step.options.findIndex((option) => option.text === wanted), timeMs: 4200 },
+      data: { stepId: step.id, optionIndex, timeMs: 4200 },
     });
     expect(answered.status(), await answered.text()).toBe(200);
     const moved = await page.request.post(`/api/runs/${run.id}/next`, { data: {} });

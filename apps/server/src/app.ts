@@ -1,11 +1,11 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Db, Dialect } from './db/database';
+import { DEFAULT_WEB_DIST } from './paths';
 import { registerAccess } from './plugins/access';
 import { activityRoutes } from './features/activity/activity.routes';
 import { auditRoutes } from './features/audit/audit.routes';
@@ -22,6 +22,7 @@ import { settingsRoutes } from './features/settings/settings.routes';
 import { usersRoutes } from './features/users/users.routes';
 import { registerDocs } from './plugins/docs';
 import { registerErrorHandler } from './plugins/error-handler';
+import { registerOperationalHeaders, requestIdOptions } from './plugins/operations';
 import { registerSecurity } from './plugins/security';
 import { registerWeb } from './plugins/web';
 
@@ -32,13 +33,13 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
-export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 /** Builds the whole Fastify instance, ready to listen or to take app.inject() calls in tests. */
 export async function buildApp({ config, db, dialect, logger = false }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
     trustProxy: config.trustProxy,
+    ...requestIdOptions(config.trustProxy),
     bodyLimit: 1024 * 1024,
     // Generated bodies and ids only; reject path parameters long enough to be an attack.
     routerOptions: { maxParamLength: 200 },
@@ -50,9 +51,10 @@ export async function buildApp({ config, db, dialect, logger = false }: AppOptio
   app.decorate('config', config);
 
   registerErrorHandler(app);
+  registerOperationalHeaders(app);
   await app.register(cookie);
   await app.register(multipart, { limits: { files: 1, fields: 5, fileSize: 2 * 1024 * 1024, parts: 6 } });
-  await registerSecurity(app, config.publicOrigin);
+  await registerSecurity(app, config.publicOrigin, config.trustedHosts);
   registerAccess(app, db);
   await registerDocs(app);
 

@@ -17,6 +17,13 @@ const envSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     REPOSITORY_URL: z.url({ protocol: /^https?$/ }).default('https://github.com/tradecraft-range/tradecraft'),
     WEB_DIST_DIR: z.string().min(1).optional(),
+    TRUSTED_HOSTS: z
+      .string()
+      .default('')
+      .transform((value) => value.split(',').map((host) => host.trim()).filter(Boolean))
+      .refine((hosts) => hosts.every((host) => /^(?:[a-z0-9.-]+|\[[0-9a-f:]+\])(?::\d{1,5})?$/i.test(host)), {
+        message: 'must be a comma-separated list of host names, each with an optional :port',
+      }),
     TRUST_PROXY: z
       .enum(['true', 'false', '1', '0'])
       .default('false')
@@ -41,6 +48,8 @@ export interface Config {
   webDistDir: string | undefined;
   /** Take the client address from X-Forwarded-For (only behind a proxy you run). */
   trustProxy: boolean;
+  /** Host names besides PUBLIC_ORIGIN's that the server answers for (and whose origins may change state). */
+  trustedHosts: string[];
 }
 
 export class ConfigError extends Error {}
@@ -69,5 +78,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     repositoryUrl: values.REPOSITORY_URL,
     webDistDir: values.WEB_DIST_DIR,
     trustProxy: values.TRUST_PROXY,
+    trustedHosts: values.TRUSTED_HOSTS,
   };
 }

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import SQLite, { type BetterSqlite3 } from './sqlite-driver';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type SqliteDatabase, type Transaction } from 'kysely';
 import pg from 'pg';
 import { migrations } from './migrations';
@@ -34,6 +34,9 @@ export interface DatabaseHandle {
   location: string;
 }
 
+/** The SQLite file of a data directory. */
+export const sqliteFileIn = (dataDir: string): string => path.join(dataDir, 'tradecraft.db');
+
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   if (options.databaseUrl) {
     const pool = new pg.Pool({
@@ -45,7 +48,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     url.password = '';
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres', location: url.toString() };
   }
-  const file = options.sqliteFile ?? path.join(options.dataDir ?? './data', 'tradecraft.db');
+  const file = options.sqliteFile ?? sqliteFileIn(options.dataDir ?? './data');
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
@@ -67,8 +70,8 @@ const STATEMENTS_KEPT = 500;
  * SQL text gets the same prepared statement back (least recently used dropped first). A statement still
  * iterating a result is never handed out twice.
  */
-function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
-  const statements = new Map<string, SQLite.Statement>();
+function withStatementCache(sqlite: BetterSqlite3.Database): SqliteDatabase {
+  const statements = new Map<string, BetterSqlite3.Statement>();
   return {
     close: () => sqlite.close(),
     prepare(text: string) {

@@ -171,7 +171,32 @@ const caseArbitrary = (routeCount: number, knownIds: readonly string[]) =>
     origin: fc.constantFrom(ORIGIN, ORIGIN, ORIGIN, 'https://evil.example', 'null'),
     headers: extraHeaders,
     contentType: contentTypeClaim,
+    // Most cases use the route's plain path; the rest write it so that a prefix test and the router could disagree.
+    pathVariant: fc.constantFrom('plain', 'plain', 'plain', 'plain', 'escapedPrefix', 'escapedSegment', 'mixedCaseEscapes', 'doubledSlash', 'escapedSlash'),
   });
+
+/** The route's path written another way: every such variant must be refused before it reaches a route. */
+function writeVariant(path: string, variant: string): string {
+  switch (variant) {
+    case 'escapedPrefix':
+      return path.replace(/^\/api/, '/%61pi');
+    case 'escapedSegment':
+      return path.replace(/^\/api\/([a-z])/, (_match, letter: string) => `/api/%${letter.charCodeAt(0).toString(16)}`);
+    case 'mixedCaseEscapes':
+      // The first two letters of the route's own segment escaped, one in lower-case hex and one in upper-case.
+      return path.replace(
+        /^\/api\/([a-z])([a-z])/,
+        (_match, first: string, second: string) =>
+          `/api/%${first.charCodeAt(0).toString(16)}%${second.charCodeAt(0).toString(16).toUpperCase()}`,
+      );
+    case 'doubledSlash':
+      return path.replace(/^\/api\//, '/api//');
+    case 'escapedSlash':
+      return path.replace(/^\/api\//, '/api%2F');
+    default:
+      return path;
+  }
+}
 
 export async function runBadInputCampaign(t: TestApp, { numRuns, seed, byStatus = {} }: CampaignOptions): Promise<CampaignReport> {
   const student = await t.createUser({ role: 'student' });
@@ -189,7 +214,7 @@ export async function runBadInputCampaign(t: TestApp, { numRuns, seed, byStatus 
     fc.asyncProperty(caseArbitrary(routes.length, knownIds), async (generated) => {
       const route = routes[generated.route]!;
       const url =
-        route.url.replace(/:[a-zA-Z]+/g, () => encodeURIComponent(generated.param) || 'x') +
+        writeVariant(route.url.replace(/:[a-zA-Z]+/g, () => encodeURIComponent(generated.param) || 'x'), generated.pathVariant) +
         (Object.keys(generated.query).length ? `?${new URLSearchParams(generated.query).toString()}` : '');
       const userId = generated.caller === 'admin' ? admin.id : generated.caller === 'student' ? student.id : null;
       const token = userId ? (await createSession(t.db, userId, client)).token : undefined;
@@ -209,6 +234,9 @@ export async function runBadInputCampaign(t: TestApp, { numRuns, seed, byStatus 
       byStatus[response.statusCode] = (byStatus[response.statusCode] ?? 0) + 1;
       const where = `${route.method} ${url} as ${generated.caller}`;
       if (response.statusCode >= 500) throw new Error(`${where} answered ${response.statusCode}: ${response.body.slice(0, 300)}`);
+      if (generated.pathVariant !== 'plain' && response.statusCode !== 400) {
+        throw new Error(`${where} (a ${generated.pathVariant} path) answered ${response.statusCode}; it must be refused with 400`);
+      }
       if (response.statusCode >= 400) {
         let error: unknown;
         try {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { RUN_STATUSES, runResultSchema, skillScoreSchema } from '../runs/runs.schema';
+import { decisionCreditFields, RUN_STATUSES, runResultSchema, skillScoreSchema } from '../runs/runs.schema';
 import { stepResultSchema, techniqueRefSchema } from '../runs/step-answers.schema';
-import { ESTIMATE_TERMS, SKILLS, STEP_KINDS } from '../scenarios/step-kinds';
+import { ESTIMATE_TERMS } from '../scenarios/step-kinds';
 
 // The API of progress and reporting (/api/progress): the dashboard, Training Progress, the after-action
 // report and the ATT&CK skill map. Every record carries its step count, so no screen counts steps itself.
@@ -19,15 +19,7 @@ export const progressDecisionSchema = z.object({
   technique: techniqueRefSchema.nullable(),
   timeMs: z.number().int().nullable(),
   at: z.string(),
-  kind: z.enum(STEP_KINDS),
-  skill: z.enum(SKILLS),
-  /** The credit earned (0 to 1; 0 for a later submission after a Retry or an unscored step). */
-  credit: z.number(),
-  firstSubmission: z.boolean(),
-  scored: z.boolean(),
-  hintUsed: z.boolean(),
-  /** write steps: the instructor review's state; null otherwise. */
-  reviewStatus: z.enum(['pending', 'graded']).nullable(),
+  ...decisionCreditFields,
 });
 export type ProgressDecision = z.infer<typeof progressDecisionSchema>;
 
@@ -133,8 +125,15 @@ export const trainingProgressRowSchema = z.object({
 });
 export type TrainingProgressRow = z.infer<typeof trainingProgressRowSchema>;
 
+/** A row of the Training Progress page: the run's figures and its credit per analyst skill. */
+export const trainingProgressItemSchema = trainingProgressRowSchema.extend({
+  /** Credit per analyst skill over the run's first submissions on scored steps (the skills met). */
+  skills: z.array(skillScoreSchema),
+});
+export type TrainingProgressItem = z.infer<typeof trainingProgressItemSchema>;
+
 export const trainingProgressPageSchema = z.object({
-  items: z.array(trainingProgressRowSchema),
+  items: z.array(trainingProgressItemSchema),
   total: z.number().int(),
   page: z.number().int(),
   pageSize: z.number().int(),

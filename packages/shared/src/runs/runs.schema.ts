@@ -63,6 +63,19 @@ export const runAnswerSchema = z.object({
 });
 export type RunAnswer = z.infer<typeof runAnswerSchema>;
 
+/** What every recorded decision says about its credit (the run state's timeline, the dashboard, the report). */
+export const decisionCreditFields = {
+  kind: z.enum(STEP_KINDS),
+  skill: z.enum(SKILLS),
+  /** The credit this submission earned, 0 to 1 (0 for a later submission after a Retry, or an unscored step). */
+  credit: z.number(),
+  firstSubmission: z.boolean(),
+  scored: z.boolean(),
+  hintUsed: z.boolean(),
+  /** write steps: the instructor review's state; null for other kinds (and unscored write steps). */
+  reviewStatus: z.enum(['pending', 'graded']).nullable(),
+};
+
 export const runDecisionSchema = z.object({
   seq: z.number().int(),
   stepId: z.string(),
@@ -79,15 +92,7 @@ export const runDecisionSchema = z.object({
   technique: techniqueRefSchema.nullable(),
   timeMs: z.number().int().nullable(),
   at: z.string(),
-  kind: z.enum(STEP_KINDS),
-  skill: z.enum(SKILLS),
-  /** The credit this submission earned (0 for a later submission after a Retry, or an unscored step). */
-  credit: z.number(),
-  firstSubmission: z.boolean(),
-  scored: z.boolean(),
-  hintUsed: z.boolean(),
-  /** write steps: the instructor review's state; null for other kinds (and unscored write steps). */
-  reviewStatus: z.enum(['pending', 'graded']).nullable(),
+  ...decisionCreditFields,
   /** The revealed key and per-element feedback; null for decisions recorded before step kinds existed. */
   result: stepResultSchema.nullable(),
 });

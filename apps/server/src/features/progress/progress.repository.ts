@@ -1,7 +1,7 @@
 import { PASS_MARK_RATIO, type SortDirection, type TrainingProgressSortColumn } from '@tradecraft/shared';
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql, type Expression, type Selectable, type SqlBool } from 'kysely';
 import type { DbOrTrx } from '../../db/database';
-import type { Run, Scenario } from '../../db/schema';
+import type { Run, RunDecisionsTable, Scenario } from '../../db/schema';
 import { containsIgnoringCase } from '../audit/contains';
 import type { SkillTally } from '../runs/run-figures';
 
@@ -24,25 +24,8 @@ export interface UserRunRow {
   scenario_deleted_at: string | null;
 }
 
-export interface DecisionRow {
-  run_id: string;
-  seq: number;
-  step_id: string;
-  option_index: number;
-  correct: number;
-  decision: string;
-  feedback: string;
-  technique: string | null;
-  time_ms: number | null;
-  at: string;
-  kind: string;
-  skill: string;
-  credit_thousandths: number;
-  first_submission: number;
-  scored: number;
-  hint_used: number;
-  result: string | null;
-}
+/** A decision as progress reads it: every column but its row id. */
+export type DecisionRow = Omit<Selectable<RunDecisionsTable>, 'id'>;
 
 const DECISION_COLUMNS = [
   'run_decisions.run_id',
@@ -351,6 +334,26 @@ export async function tallySkills(db: DbOrTrx, userId: string | null): Promise<S
     .groupBy([sql`run_decisions.skill`, sql`run_decisions.kind`])
     .execute();
   return rows.map((row) => ({ skill: row.skill, kind: row.kind, attempts: Number(row.attempts), thousandths: Number(row.thousandths ?? 0) }));
+}
+
+/** Counted answers and their credit per run and skill, for a page of runs: one query. */
+export async function tallySkillsOfRuns(db: DbOrTrx, runIds: readonly string[]): Promise<Array<SkillTally & { run_id: string }>> {
+  if (runIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('run_decisions')
+    .select((eb) => [
+      'run_decisions.run_id',
+      'run_decisions.skill',
+      'run_decisions.kind',
+      eb.fn.countAll<number>().as('attempts'),
+      eb.fn.sum<number>('run_decisions.credit_thousandths').as('thousandths'),
+    ])
+    .where('run_decisions.run_id', 'in', [...runIds])
+    .where('run_decisions.first_submission', '=', 1)
+    .where('run_decisions.scored', '=', 1)
+    .groupBy(['run_decisions.run_id', 'run_decisions.skill', 'run_decisions.kind'])
+    .execute();
+  return rows.map((row) => ({ run_id: row.run_id, skill: row.skill, kind: row.kind, attempts: Number(row.attempts), thousandths: Number(row.thousandths ?? 0) }));
 }
 
 /** The recorded results of every estimate's first submission: one user's, or everyone's. */

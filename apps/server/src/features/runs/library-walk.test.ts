@@ -11,6 +11,8 @@ import { parseStoredDefinition } from './run-figures';
  * trap a trainee, and the right answers must pass.
  */
 const MAX_ANSWERS = 200;
+// Each walk plays the whole library (hundreds of requests); on a busy machine that takes longer than one request's test.
+const WALK_TIMEOUT_MS = 120_000;
 
 describe('the built-in library, played to the end', () => {
   let t: TestApp;
@@ -67,7 +69,7 @@ describe('the built-in library, played to the end', () => {
       expect(run.scorePercent, scenario.id).toBeGreaterThanOrEqual(run.pendingReviews > 0 ? 0 : 70);
       expect(run.result, scenario.id).toBe(run.pendingReviews > 0 ? 'Awaiting review' : 'Pass');
     }
-  });
+  }, WALK_TIMEOUT_MS);
 
   it('brings every scenario to its end when every first answer is wrong', async () => {
     for (const scenario of library) {
@@ -75,5 +77,5 @@ describe('the built-in library, played to the end', () => {
       expect(run.status, scenario.id).toBe('completed');
       expect(run.incorrectCount, scenario.id).toBeGreaterThan(0);
     }
-  });
+  }, WALK_TIMEOUT_MS);
 });

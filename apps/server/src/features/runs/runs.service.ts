@@ -62,7 +62,7 @@ import {
 // but it cannot be played on: answers and moves get 410 Gone with RUN_MESSAGES.scenarioDeleted.
 const gone = (message: string) => new AppError(410, message);
 
-export const HINT_MESSAGES = {
+const HINT_MESSAGES = {
   noHint: 'This step has no hint.',
 } as const;
 
@@ -221,7 +221,7 @@ function techniqueScores(decisions: readonly RunDecisionRow[]): TechniqueScore[]
     .sort((a, b) => b.credit - a.credit || a.id.localeCompare(b.id));
 }
 
-export function toRunDecision(decision: RunDecisionRow, stepTitle: string | null): RunDecision {
+function toRunDecision(decision: RunDecisionRow, stepTitle: string | null): RunDecision {
   const result = parseStepResult(decision.result);
   return {
     seq: decision.seq,
