@@ -212,6 +212,9 @@ test('every kind played right, with a hint opened and charged, a written answer 
   await expect(timeline.getByRole('listitem').nth(7)).toContainText('Awaiting review');
   await expectAccessible(page);
   const scoreBefore = (await stat('Score').textContent()) ?? '';
+  await page.goto('/dashboard');
+  await expect(page.locator(`tr[data-run-id="${runId}"]`)).toContainText('Awaiting review');
+  await expectAccessible(page);
 
   // The instructor grades it from the review queue.
   const adminContext = await browser.newContext();
@@ -236,6 +239,16 @@ test('every kind played right, with a hint opened and charged, a written answer 
   await expect(adminPage.getByRole('status').filter({ hasText: 'Graded' })).toBeVisible();
   await adminPage.goto('/admin/reviews?status=graded');
   await expect(adminPage.getByRole('row').filter({ hasText: trainee.email })).toHaveCount(1);
+
+  // Training Progress shows the run's analyst skills and opens the trainee's skills and calibration.
+  await adminPage.goto('/admin/training-progress');
+  await adminPage.getByRole('textbox', { name: 'Search by username' }).fill(trainee.email);
+  const progressRow = adminPage.locator('tr', { has: adminPage.locator(`[data-run-id="${runId}"]`) });
+  await expect(progressRow).toContainText('Estimation 100%');
+  await progressRow.getByRole('link', { name: `Skills and calibration: ${trainee.email}` }).click();
+  await expect(adminPage.getByRole('heading', { level: 1, name: 'ATT&CK Skill Map' })).toBeVisible();
+  await expect(adminPage.getByTestId('brier-score')).toContainText('Brier score 0.106');
+  await expect(adminPage.getByText(`${trainee.firstName} ${trainee.lastName} (${trainee.email}):`, { exact: false })).toBeVisible();
   await adminContext.close();
 
   // The trainee's bell tells them; the report shows the graded credit and a result.

@@ -3,7 +3,7 @@ import {
   PAGE_SIZE,
   runStatusLabel,
   TRAINING_PROGRESS_CSV_FILENAME,
-  type TrainingProgressRow,
+  type TrainingProgressItem,
   type TrainingProgressSortColumn,
 } from '@tradecraft/shared';
 import { Anchor, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
@@ -17,7 +17,7 @@ import { DataTable } from '../../../ui/data-table';
 import { trainingProgressCsvUrl, useTrainingProgress } from '../api/get-training-progress';
 import { ResultBadge } from '../components/result-badge';
 
-const column = createColumnHelper<TrainingProgressRow>();
+const column = createColumnHelper<TrainingProgressItem>();
 
 // Column ids are the server's sort keys: sorting and paging happen in SQL (GET /api/progress/all).
 const columns = [
@@ -52,6 +52,25 @@ const columns = [
     header: 'Started',
     size: 190,
     cell: (info) => <time dateTime={info.getValue()}>{new Date(info.getValue()).toLocaleString()}</time>,
+  }),
+  column.display({
+    id: 'analystSkills',
+    header: 'Analyst skills',
+    size: 220,
+    enableSorting: false,
+    meta: { wrap: true },
+    cell: (info) => {
+      const met = info.row.original.skills.filter((skill) => skill.attempts > 0);
+      return met.length === 0 ? (
+        <Text span c="dimmed" size="sm">
+          -
+        </Text>
+      ) : (
+        <Text size="xs" className="tabular-nums">
+          {met.map((skill) => `${skill.label} ${skill.percent}%`).join(' · ')}
+        </Text>
+      );
+    },
   }),
   column.display({
     id: 'skills',
