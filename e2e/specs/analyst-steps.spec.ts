@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { expectAccessible } from '../support/a11y';
-import { adminApi, seedUser, signInAsAdmin, signInPage, type SeededUser } from '../support/api';
+import { publishScenario, seedUser, signInAsAdmin, signInPage, type SeededUser } from '../support/api';
 import { ANALYST_STEPS_FIXTURE } from './analyst-steps-fixture';
 
 let scenarioId: string;
@@ -9,14 +9,8 @@ let scenarioName: string;
 
 test.beforeAll(async () => {
   const id = `e2e-kinds-${randomBytes(4).toString('hex')}`;
-  const admin = await adminApi();
-  const uploaded = await admin.post('/api/sim/upload-scenario', {
-    multipart: { file: { name: `${id}.yaml`, mimeType: 'application/yaml', buffer: Buffer.from(ANALYST_STEPS_FIXTURE(id)) } },
-  });
-  if (uploaded.status() !== 201) throw new Error(`upload failed: ${uploaded.status()} ${await uploaded.text()}`);
-  scenarioId = ((await uploaded.json()) as { scenario: { id: string } }).scenario.id;
+  scenarioId = await publishScenario(`${id}.yaml`, ANALYST_STEPS_FIXTURE(id));
   scenarioName = `Relay kit case (${id})`;
-  await admin.dispose();
 });
 
 async function start(page: Page, user: SeededUser): Promise<string> {

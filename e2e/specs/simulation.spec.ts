@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
 import { expectAccessible } from '../support/a11y';
-import { adminApi, seedUser, signInPage, type SeededUser } from '../support/api';
+import { publishScenario, seedUser, signInPage, type SeededUser } from '../support/api';
 import { SIMULATION_FIXTURE } from './simulation-fixture';
 
 const EMAIL_CORRECT = 'Find every recipient, purge the message everywhere and ask Dana what she entered';
@@ -14,14 +14,8 @@ let otherTrainee: SeededUser;
 
 test.beforeAll(async () => {
   const id = `e2e-sim-${randomBytes(4).toString('hex')}`;
-  const admin = await adminApi();
-  const uploaded = await admin.post('/api/sim/upload-scenario', {
-    multipart: { file: { name: `${id}.yaml`, mimeType: 'application/yaml', buffer: Buffer.from(SIMULATION_FIXTURE(id)) } },
-  });
-  if (uploaded.status() !== 201) throw new Error(`upload failed: ${uploaded.status()} ${await uploaded.text()}`);
-  scenarioId = ((await uploaded.json()) as { scenario: { id: string } }).scenario.id;
+  scenarioId = await publishScenario(`${id}.yaml`, SIMULATION_FIXTURE(id));
   scenarioName = `Voicemail lure (${id})`;
-  await admin.dispose();
   trainee = await seedUser();
   otherTrainee = await seedUser();
 });

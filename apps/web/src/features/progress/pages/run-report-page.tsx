@@ -31,7 +31,7 @@ import { paths } from '../../../app/paths';
 import { scenarioTypeColor } from '../../../app/theme';
 import { decisionCreditText, decisionVerdict, VerdictIcon } from '../../../ui/credit';
 import { useRunReport } from '../api/get-run-report';
-import { AnalystSkillsTable } from '../components/analyst-skills';
+import { AnalystSkillsTable } from '../../../ui/analyst-skills-table';
 import { formatAnswerTime } from '../components/decision-timeline';
 import { LoadError } from '../components/load-error';
 import { ResultBadge } from '../components/result-badge';

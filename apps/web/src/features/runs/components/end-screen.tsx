@@ -6,6 +6,7 @@ import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../../app/paths';
 
+import { AnalystSkillsTable } from '../../../ui/analyst-skills-table';
 import { DecisionTimeline } from './decision-timeline';
 import classes from './runs.module.css';
 
@@ -66,36 +67,7 @@ export function EndScreen({ run }: { run: RunState }) {
           <Text size="sm" c="dimmed">
             Credit earned per skill on the first answer of each scored step.
           </Text>
-          <Table.ScrollContainer minWidth={320}>
-            <Table>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th scope="col">Skill</Table.Th>
-                  <Table.Th scope="col" ta="right">
-                    Credit
-                  </Table.Th>
-                  <Table.Th scope="col" ta="right">
-                    Share
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {run.skillScores
-                  .filter((skill) => skill.attempts > 0)
-                  .map((skill) => (
-                    <Table.Tr key={skill.skill}>
-                      <Table.Td>{skill.label}</Table.Td>
-                      <Table.Td ta="right" className="tabular-nums">
-                        {formatCredit(skill.credit)} / {skill.attempts}
-                      </Table.Td>
-                      <Table.Td ta="right" className="tabular-nums">
-                        {skill.percent}%
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
+          <AnalystSkillsTable skills={run.skillScores} emptyText="No scored step trained an analyst skill." />
         </Stack>
       )}
 

@@ -170,7 +170,7 @@ function WhoisBody({ content }: { content: string }) {
   const lines = parseWhois(content);
   if (!lines.some((line) => line.name)) return <LogBody content={content} />;
   return (
-    <dl className={classes.whois}>
+    <dl className={`${classes.emailHeaders} ${classes.whois}`}>
       {lines.map((line, index) =>
         line.name ? (
           <Box key={index} display="contents">

@@ -4,7 +4,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { useId, useState } from 'react';
 import classes from '../runs.module.css';
 import type { ControlProps } from './control-props';
-import { SubmitAnswerButton } from './submit-button';
+import { AnswerForm } from './answer-form';
 import { VerdictIcon } from '../../../../ui/credit';
 import { focusableScroll } from '../../../../ui/focusable-scroll';
 
@@ -60,11 +60,9 @@ export function AchControl({ step, result, busy, onSubmit }: ControlProps<'ach'>
 
   if (!result) {
     return (
-      <Stack
-        component="form"
-        gap="sm"
-        onSubmit={(event) => {
-          event.preventDefault();
+      <AnswerForm
+        busy={busy}
+        onSubmit={() => {
           if (emptyCells > 0 || best === null) {
             setMissing(true);
             return;
@@ -149,8 +147,7 @@ export function AchControl({ step, result, busy, onSubmit }: ControlProps<'ach'>
             Mark every cell: {emptyCells} {emptyCells === 1 ? 'cell is' : 'cells are'} still empty.
           </Alert>
         )}
-        <SubmitAnswerButton busy={busy} />
-      </Stack>
+      </AnswerForm>
     );
   }
 

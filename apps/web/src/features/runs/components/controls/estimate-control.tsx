@@ -3,7 +3,7 @@ import { Blockquote, Group, Radio, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import classes from '../runs.module.css';
 import type { ControlProps } from './control-props';
-import { SubmitAnswerButton } from './submit-button';
+import { AnswerForm } from './answer-form';
 import { VerdictIcon } from '../../../../ui/credit';
 
 /** Where a term's range sits on a 0-100 % track, for the little bar beside it. */
@@ -42,11 +42,9 @@ export function EstimateControl({ step, result, busy, onSubmit }: ControlProps<'
 
   if (!result) {
     return (
-      <Stack
-        component="form"
-        gap="sm"
-        onSubmit={(event) => {
-          event.preventDefault();
+      <AnswerForm
+        busy={busy}
+        onSubmit={() => {
           if (!term || (step.askConfidence && !confidence)) {
             setMissing(true);
             return;
@@ -100,8 +98,7 @@ export function EstimateControl({ step, result, busy, onSubmit }: ControlProps<'
             </Group>
           </Radio.Group>
         )}
-        <SubmitAnswerButton busy={busy} />
-      </Stack>
+      </AnswerForm>
     );
   }
 

@@ -3,7 +3,7 @@ import { Group, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import classes from '../runs.module.css';
 import type { ControlProps } from './control-props';
-import { SubmitAnswerButton } from './submit-button';
+import { AnswerForm } from './answer-form';
 import { VerdictIcon } from '../../../../ui/credit';
 
 const FIELD_TYPE_HELP: Record<ExtractFieldType, string> = {
@@ -23,11 +23,9 @@ export function ExtractControl({ step, result, busy, onSubmit }: ControlProps<'e
 
   if (!result) {
     return (
-      <Stack
-        component="form"
-        gap="sm"
-        onSubmit={(event) => {
-          event.preventDefault();
+      <AnswerForm
+        busy={busy}
+        onSubmit={() => {
           onSubmit({ values });
         }}
       >
@@ -50,8 +48,7 @@ export function ExtractControl({ step, result, busy, onSubmit }: ControlProps<'e
             classNames={{ input: classes.mono }}
           />
         ))}
-        <SubmitAnswerButton busy={busy} />
-      </Stack>
+      </AnswerForm>
     );
   }
 

@@ -11,7 +11,7 @@ import { Box, Group, Radio, Stack, Table, Text, Tooltip, VisuallyHidden } from '
 import { useState } from 'react';
 import classes from '../runs.module.css';
 import type { ControlProps } from './control-props';
-import { SubmitAnswerButton } from './submit-button';
+import { AnswerForm } from './answer-form';
 import { VERDICT_WORDS, VerdictIcon } from '../../../../ui/credit';
 import { focusableScroll } from '../../../../ui/focusable-scroll';
 
@@ -101,11 +101,9 @@ export function GradeSourceControl({ step, result, busy, onSubmit }: ControlProp
 
   if (!result) {
     return (
-      <Stack
-        component="form"
-        gap="md"
-        onSubmit={(event) => {
-          event.preventDefault();
+      <AnswerForm
+        busy={busy}
+        onSubmit={() => {
           if (!reliability || !credibility) {
             setMissing(true);
             return;
@@ -134,8 +132,7 @@ export function GradeSourceControl({ step, result, busy, onSubmit }: ControlProp
           error={missing && !credibility ? 'Choose a credibility grade.' : undefined}
           disabled={busy}
         />
-        <SubmitAnswerButton busy={busy} />
-      </Stack>
+      </AnswerForm>
     );
   }
 

@@ -2,7 +2,7 @@ import { Checkbox, Group, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import classes from '../runs.module.css';
 import type { ControlProps } from './control-props';
-import { SubmitAnswerButton } from './submit-button';
+import { AnswerForm } from './answer-form';
 import { VerdictIcon } from '../../../../ui/credit';
 
 /** multi: a checkbox per option; once answered, each option says whether it applies and how the choice fared. */
@@ -11,11 +11,9 @@ export function MultiControl({ step, result, busy, onSubmit }: ControlProps<'mul
 
   if (!result) {
     return (
-      <Stack
-        component="form"
-        gap="sm"
-        onSubmit={(event) => {
-          event.preventDefault();
+      <AnswerForm
+        busy={busy}
+        onSubmit={() => {
           onSubmit({ selected: selected.map(Number).sort((a, b) => a - b) });
         }}
       >
@@ -32,8 +30,7 @@ export function MultiControl({ step, result, busy, onSubmit }: ControlProps<'mul
             ))}
           </Stack>
         </Checkbox.Group>
-        <SubmitAnswerButton busy={busy} />
-      </Stack>
+      </AnswerForm>
     );
   }
 

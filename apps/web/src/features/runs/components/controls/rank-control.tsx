@@ -3,7 +3,7 @@ import { IconArrowDown, IconArrowUp, IconGripVertical } from '@tabler/icons-reac
 import { useRef, useState } from 'react';
 import classes from '../runs.module.css';
 import type { ControlProps } from './control-props';
-import { SubmitAnswerButton } from './submit-button';
+import { AnswerForm } from './answer-form';
 import { VerdictIcon } from '../../../../ui/credit';
 
 /** Moves one entry of a list to another place, leaving the others in order. */
@@ -39,11 +39,9 @@ export function RankControl({ step, result, busy, onSubmit }: ControlProps<'rank
 
   if (!result) {
     return (
-      <Stack
-        component="form"
-        gap="sm"
-        onSubmit={(event) => {
-          event.preventDefault();
+      <AnswerForm
+        busy={busy}
+        onSubmit={() => {
           onSubmit({ order });
         }}
       >
@@ -114,8 +112,7 @@ export function RankControl({ step, result, busy, onSubmit }: ControlProps<'rank
         <VisuallyHidden aria-live="assertive" role="status">
           {announcement}
         </VisuallyHidden>
-        <SubmitAnswerButton busy={busy} />
-      </Stack>
+      </AnswerForm>
     );
   }
 

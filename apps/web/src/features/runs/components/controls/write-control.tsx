@@ -2,11 +2,10 @@ import { formatCredit } from '@tradecraft/shared';
 import { Alert, Badge, Group, List, Paper, Stack, Table, Text, Textarea, Title } from '@mantine/core';
 import { IconHourglass } from '@tabler/icons-react';
 import { useId, useState } from 'react';
+import { WriteCheckList } from '../../../../ui/write-checks';
 import classes from '../runs.module.css';
 import type { ControlProps } from './control-props';
-import { SubmitAnswerButton } from './submit-button';
-
-import { WriteCheckList } from '../../../../ui/write-checks';
+import { AnswerForm } from './answer-form';
 
 /** Words as the trainee counts them: runs of non-space characters. */
 export function countWords(text: string): number {
@@ -33,11 +32,10 @@ export function WriteControl({ step, result, busy, onSubmit }: ControlProps<'wri
       `it stays within ${step.maxWords} words`,
     ].filter((check): check is string => check !== null);
     return (
-      <Stack
-        component="form"
-        gap="sm"
-        onSubmit={(event) => {
-          event.preventDefault();
+      <AnswerForm
+        busy={busy}
+        note="You can submit once; the first submission is graded."
+        onSubmit={() => {
           if (!text.trim()) {
             setMissing(true);
             return;
@@ -81,8 +79,7 @@ export function WriteControl({ step, result, busy, onSubmit }: ControlProps<'wri
             ))}
           </List>
         </div>
-        <SubmitAnswerButton busy={busy} note="You can submit once; the first submission is graded." />
-      </Stack>
+      </AnswerForm>
     );
   }
 
