@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
+import { publishScenario } from '../fixtures/scenario-files';
 import { expectAccessible } from '../support/a11y';
-import { publishScenario, seedUser, signInAsAdmin, signInPage, type SeededUser } from '../support/api';
+import { adminApi, seedUser, signInAsAdmin, signInPage, type SeededUser } from '../support/api';
 import { ANALYST_STEPS_FIXTURE } from './analyst-steps-fixture';
 
 let scenarioId: string;
@@ -9,7 +10,9 @@ let scenarioName: string;
 
 test.beforeAll(async () => {
   const id = `e2e-kinds-${randomBytes(4).toString('hex')}`;
-  scenarioId = await publishScenario(`${id}.yaml`, ANALYST_STEPS_FIXTURE(id));
+  const admin = await adminApi();
+  scenarioId = await publishScenario(admin, ANALYST_STEPS_FIXTURE(id), `${id}.yaml`);
+  await admin.dispose();
   scenarioName = `Relay kit case (${id})`;
 });
 

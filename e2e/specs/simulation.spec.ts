@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
+import { publishScenario } from '../fixtures/scenario-files';
 import { expectAccessible } from '../support/a11y';
-import { publishScenario, seedUser, signInPage, type SeededUser } from '../support/api';
+import { adminApi, seedUser, signInPage, type SeededUser } from '../support/api';
 import { SIMULATION_FIXTURE } from './simulation-fixture';
 
 const EMAIL_CORRECT = 'Find every recipient, purge the message everywhere and ask Dana what she entered';
@@ -14,7 +15,9 @@ let otherTrainee: SeededUser;
 
 test.beforeAll(async () => {
   const id = `e2e-sim-${randomBytes(4).toString('hex')}`;
-  scenarioId = await publishScenario(`${id}.yaml`, SIMULATION_FIXTURE(id));
+  const admin = await adminApi();
+  scenarioId = await publishScenario(admin, SIMULATION_FIXTURE(id), `${id}.yaml`);
+  await admin.dispose();
   scenarioName = `Voicemail lure (${id})`;
   trainee = await seedUser();
   otherTrainee = await seedUser();

@@ -69,15 +69,3 @@ export async function signInPage(page: Page, user: { email: string; password: st
 }
 
 export const signInAsAdmin = (page: Page) => signInPage(page, E2E_ADMIN);
-
-/** Publishes a scenario file through the admin upload, as an admin would; returns the scenario's id. */
-export async function publishScenario(fileName: string, yaml: string): Promise<string> {
-  const admin = await adminApi();
-  const uploaded = await admin.post('/api/sim/upload-scenario', {
-    multipart: { file: { name: fileName, mimeType: 'application/yaml', buffer: Buffer.from(yaml) } },
-  });
-  if (uploaded.status() !== 201) throw new Error(`upload failed: ${uploaded.status()} ${await uploaded.text()}`);
-  const { scenario } = (await uploaded.json()) as { scenario: { id: string } };
-  await admin.dispose();
-  return scenario.id;
-}
