@@ -151,7 +151,7 @@ test('leaving mid-run loses nothing: the run resumes at the same step, answered 
   await expect(feedback(page)).toContainText('✅ Correct!');
 
   await page.goto('/dashboard');
-  // SPEC.md's step parameter is accepted, but the server's state wins.
+  // The old step parameter is accepted, but the server's state wins.
   await page.goto(`/simulation/${scenarioId}?simId=${runId}&step=0`);
   await expect(stepHeading(page, 'The sandbox report')).toBeVisible();
   await expect(feedback(page)).toContainText('✅ Correct!');

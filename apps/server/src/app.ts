@@ -46,7 +46,6 @@ export async function buildApp({ config, db, dialect, logger = false }: AppOptio
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.decorate('db', db);
   app.decorate('dialect', dialect);
   app.decorate('config', config);
 
@@ -83,7 +82,6 @@ export async function buildApp({ config, db, dialect, logger = false }: AppOptio
 
 declare module 'fastify' {
   interface FastifyInstance {
-    db: Db;
     dialect: Dialect;
     config: Config;
   }

@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
 import { LoadingScreen, RequireRole, RoleRedirect } from './guards';
-import { paths } from './paths';
+import { paths } from '../lib/paths';
 
 // Every screen is its own chunk, so the sign-in page never carries the admin panel.
 type PageModule = { default: ComponentType };

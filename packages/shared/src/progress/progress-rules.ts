@@ -1,7 +1,7 @@
-// The progress rules every screen and export uses (SPEC.md "Training Progress"): score percent, Result and
+// The progress rules every screen and export uses (Training Progress, the dashboard, reports): score percent, Result and
 // Status. Kept free of zod so the dashboard's first paint does not carry it.
 
-/** SPEC.md section 9: a completed run passes at 70 percent or more. */
+/** A completed run passes at 70 percent or more. */
 export const PASS_MARK_PERCENT = 70;
 
 export type RunStatusValue = 'in_progress' | 'completed' | 'ended';
@@ -14,7 +14,7 @@ export type RunResult = 'Pass' | 'Fail' | 'Awaiting review' | '-';
 
 export const AWAITING_REVIEW = 'Awaiting review';
 
-/** What the Status column shows (SPEC.md: completed false is Incomplete; an ended run never completed). */
+/** What the Status column shows: a run not completed is Incomplete (an ended run never completed). */
 export type RunStatusLabel = 'Completed' | 'Incomplete';
 
 /** The text shown where a percent or result is unknown. */
@@ -54,7 +54,7 @@ export function isRunCompleted(status: RunStatusValue): boolean {
 /**
  * Result: '-' unless the run is completed; then Pass when the ROUNDED percent is 70 or more, else Fail.
  * Because the rounded percent is compared, 69.5 % (rounded to 70) passes and 69.4 % (69) fails. A completed
- * run whose step count is unknown has no percent, so its result is '-' too (SPEC.md section 8).
+ * run whose step count is unknown has no percent, so its result is '-' too (there is nothing to compare it with).
  */
 export function runResult(run: { completed: boolean; scorePercent: number | null; pendingReviews?: number | undefined }): RunResult {
   if (!run.completed || run.scorePercent === null) return UNKNOWN_MARK;

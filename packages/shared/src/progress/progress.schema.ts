@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageOf, pageQuerySchema, sortDirectionSchema } from '../paging/paging';
 import { decisionCreditFields, RUN_STATUSES, runResultSchema, skillScoreSchema } from '../runs/runs.schema';
 import { stepResultSchema, techniqueRefSchema } from '../runs/step-answers.schema';
 import { ESTIMATE_TERMS } from '../scenarios/step-kinds';
@@ -108,10 +109,9 @@ export const trainingProgressFilterSchema = z.object({
 });
 
 export const trainingProgressQuerySchema = trainingProgressFilterSchema.extend({
+  ...pageQuerySchema.shape,
   sort: z.enum(TRAINING_PROGRESS_SORT_COLUMNS).default('started'),
-  dir: z.enum(['asc', 'desc']).default('desc'),
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(10),
+  dir: sortDirectionSchema.default('desc'),
 });
 /** A whole query as the screen sends it (every field set). */
 export type TrainingProgressQuery = z.output<typeof trainingProgressQuerySchema>;
@@ -132,12 +132,7 @@ export const trainingProgressItemSchema = trainingProgressRowSchema.extend({
 });
 export type TrainingProgressItem = z.infer<typeof trainingProgressItemSchema>;
 
-export const trainingProgressPageSchema = z.object({
-  items: z.array(trainingProgressItemSchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  pageSize: z.number().int(),
-});
+export const trainingProgressPageSchema = pageOf(trainingProgressItemSchema);
 export type TrainingProgressPage = z.infer<typeof trainingProgressPageSchema>;
 
 export const TRAINING_PROGRESS_CSV_FILENAME = 'training_progress.csv';

@@ -40,7 +40,7 @@ export type ScenarioCheckResult =
   | { ok: true; scenario: ScenarioDefinition; warnings: ScenarioProblem[] }
   | { ok: false; problems: ScenarioProblem[]; warnings: ScenarioProblem[] };
 
-/** Mirrors SPEC.md section 9's pass threshold (70 percent); the scoring module owns the run-time constant. */
+/** The pass mark (70 percent) as the checker applies it; the scoring module owns the run-time constant. */
 const PASS_THRESHOLD_PERCENT = 70;
 
 // Small: a real scenario needs few aliases, and a "billion laughs" file then fails at once.

@@ -6,15 +6,15 @@ import { STEP_KINDS } from './step-kinds';
 
 export const MIN_DIFFICULTY = 1;
 export const MAX_DIFFICULTY = 5;
-/** SPEC.md section 9: the difficulty slider's default. */
+/** The difficulty slider's default, until an admin saves one. */
 export const DEFAULT_DIFFICULTY = 3;
 
-/** DESIGN.md "Security model": a scenario file is at most 1 MB. */
+/** A scenario file is at most 1 MB (docs/operations.md lists every upload limit). */
 export const MAX_SCENARIO_FILE_BYTES = 1024 * 1024;
 /** The file types the upload screen offers (the server reads the bytes, not the name). */
 export const SCENARIO_FILE_ACCEPT = '.yaml,.yml,.json';
 
-/** SPEC.md section 8, verbatim. */
+/** The product's wording, kept word for word on every screen that shows it. */
 export const UPLOAD_MESSAGES = {
   noFile: 'Please select a file.',
   failed: 'Upload failed. Please try again.',
@@ -162,7 +162,7 @@ export const difficultySchema = z.object({
 });
 export type DifficultySetting = z.infer<typeof difficultySchema>;
 
-/** What each difficulty means to a trainee (DESIGN.md: 1 novice .. 5 expert). */
+/** What each difficulty means to a trainee (1 novice .. 5 expert; docs/scenario-format.md). */
 export const DIFFICULTY_LABELS: Record<number, string> = {
   1: 'Novice',
   2: 'Beginner',

@@ -22,7 +22,7 @@ export type StepOutcome = number | { optionIndex: number } | { credit: number };
 const isChoice = (step: FlowStep) => step.kind === undefined || step.kind === 'choice';
 
 /**
- * Where a run goes after an answer on step `stepId` (SPEC.md, "Step flow"). On a choice step: the picked
+ * Where a run goes after an answer on step `stepId` (docs/scenario-format.md, "Step flow"). On a choice step: the picked
  * option's `next_step` naming an existing step goes there; `null` retries the same step; anything else (absent,
  * or naming no step) goes to the following step in file order, or finishes after the last. On other kinds: a
  * credit under `below.credit` goes to `below.next_step`; otherwise `next_step`, else the following step. The

@@ -9,6 +9,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/database';
 import { currentUser } from '../../plugins/access';
+import { CSV_CONTENT_TYPE, sendAttachment } from '../../plugins/downloads';
 import { loginActivityCsv, loginActivityPage, loginActivityStats } from './activity.service';
 
 /** User Monitoring: the sign-in events the auth routes record, for admins. */
@@ -33,7 +34,7 @@ export const activityRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       config: { access: 'admin' },
       schema: {
         tags: ['activity'],
-        summary: "Counts for the User Monitoring cards; 'today' is the day in the tz offset given (UTC by default)",
+        summary: "Counts for the User Monitoring cards; 'today' is the day in the IANA time zone tz (UTC by default)",
         querystring: loginActivityStatsQuerySchema,
         response: { 200: loginActivityStatsSchema },
       },
@@ -53,11 +54,7 @@ export const activityRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
     },
     async (request, reply) => {
       const body = await loginActivityCsv(db, currentUser(request), request.query);
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${LOGIN_ACTIVITY_CSV_FILENAME}"`)
-        .header('cache-control', 'no-store')
-        .send(body);
+      return sendAttachment(reply, LOGIN_ACTIVITY_CSV_FILENAME, CSV_CONTENT_TYPE, body);
     },
   );
 };

@@ -1,4 +1,4 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import {
   inclusiveDayRange,
   LOGIN_ACTIVITY_CSV_COLUMNS,
@@ -9,12 +9,15 @@ import {
   type loginActivityFilterSchema,
   type loginActivityQuerySchema,
 } from '@tradecraft/shared';
-import Papa from 'papaparse';
 import type { z } from 'zod';
 import type { Db } from '../../db/database';
 import type { User } from '../../db/schema';
+import { csvStream } from '../../plugins/downloads';
 import { recordAuditAlone } from '../audit/audit.service';
 import { listLoginEvents, loginEventBatches, loginEventCounts, type LoginEventFilters } from './activity.repository';
+
+// Sign-in writes its events through here (auth), never through activity.repository.
+export { countUnknownEmailFailures, recordLoginEvent } from './activity.repository';
 
 type FilterQuery = z.output<typeof loginActivityFilterSchema>;
 
@@ -34,8 +37,8 @@ export async function loginActivityPage(db: Db, query: z.output<typeof loginActi
   };
 }
 
-export function loginActivityStats(db: Db, tz: number): Promise<LoginActivityStats> {
-  return loginEventCounts(db, startOfLocalDay(new Date(), tz).toISOString());
+export function loginActivityStats(db: Db, timeZone: string): Promise<LoginActivityStats> {
+  return loginEventCounts(db, startOfLocalDay(new Date(), timeZone).toISOString());
 }
 
 function describeFilters(query: FilterQuery): string {
@@ -60,17 +63,7 @@ export async function loginActivityCsv(db: Db, actor: User, query: FilterQuery):
     screen: 'User Monitoring',
   });
   const filters = toLoginEventFilters(query);
-  async function* chunks(): AsyncGenerator<string> {
-    yield `${Papa.unparse([[...LOGIN_ACTIVITY_CSV_COLUMNS]])}\r\n`;
-    for await (const batch of loginEventBatches(db, filters)) {
-      const rows = batch.map((row) => [
-        neutraliseSpreadsheetCell(row.email),
-        neutraliseSpreadsheetCell(row.role),
-        neutraliseSpreadsheetCell(row.event),
-        neutraliseSpreadsheetCell(row.at),
-      ]);
-      yield `${Papa.unparse(rows)}\r\n`;
-    }
-  }
-  return Readable.from(chunks());
+  return csvStream(LOGIN_ACTIVITY_CSV_COLUMNS, loginEventBatches(db, filters), (row) =>
+    [row.email, row.role, row.event, row.at].map((cell) => neutraliseSpreadsheetCell(cell)),
+  );
 }

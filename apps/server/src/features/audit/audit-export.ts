@@ -1,26 +1,17 @@
 import { PassThrough, type Readable } from 'node:stream';
-import { neutraliseSpreadsheetCell } from '@tradecraft/shared';
+import { neutraliseSpreadsheetCell, zoneOffsetMinutes } from '@tradecraft/shared';
 import ExcelJS from 'exceljs';
 import type { Db } from '../../db/database';
 import { auditBatches, type AuditFilters } from './audit.repository';
 
 export const AUDIT_EXPORT_FILENAME = 'audit_logs.xlsx';
 
-/** 'UTC', 'UTC+02:00', 'UTC-05:30' for a Date#getTimezoneOffset() value. */
-function zoneLabel(tzOffsetMinutes: number): string {
-  if (tzOffsetMinutes === 0) return 'UTC';
-  const east = -tzOffsetMinutes;
-  const abs = Math.abs(east);
-  const hhmm = `${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
-  return `UTC${east > 0 ? '+' : '-'}${hhmm}`;
-}
-
 /**
  * audit_logs.xlsx, written row by row with exceljs's streaming writer: a header row, then one row per entry
  * in the range, oldest first. Timestamps are real Excel dates in the caller's time zone (named in the
- * header, since Excel dates carry none). Text cells go through the shared formula neutraliser.
+ * header, since Excel dates carry none; each at its own offset, so daylight saving time is followed). Text cells go through the shared formula neutraliser.
  */
-export function auditWorkbook(db: Db, filters: AuditFilters, tzOffsetMinutes: number): Readable {
+export function auditWorkbook(db: Db, filters: AuditFilters, timeZone: string): Readable {
   const output = new PassThrough();
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useStyles: true, useSharedStrings: false });
   const sheet = workbook.addWorksheet('Audit log');
@@ -29,7 +20,7 @@ export function auditWorkbook(db: Db, filters: AuditFilters, tzOffsetMinutes: nu
     { header: 'Action', key: 'action', width: 22 },
     { header: 'Details', key: 'details', width: 70 },
     { header: 'Screen', key: 'screen', width: 22 },
-    { header: `Timestamp (${zoneLabel(tzOffsetMinutes)})`, key: 'timestamp', width: 22, style: { numFmt: 'yyyy-mm-dd hh:mm:ss' } },
+    { header: `Timestamp (${timeZone})`, key: 'timestamp', width: 22, style: { numFmt: 'yyyy-mm-dd hh:mm:ss' } },
   ];
   sheet.getRow(1).font = { bold: true };
   sheet.getRow(1).commit();
@@ -44,7 +35,7 @@ export function auditWorkbook(db: Db, filters: AuditFilters, tzOffsetMinutes: nu
             details: neutraliseSpreadsheetCell(row.details),
             screen: neutraliseSpreadsheetCell(row.screen),
             // Excel stores wall-clock time; shift the UTC instant to the caller's clock.
-            timestamp: new Date(Date.parse(row.at) - tzOffsetMinutes * 60_000),
+            timestamp: new Date(Date.parse(row.at) + zoneOffsetMinutes(new Date(row.at), timeZone) * 60_000),
           })
           .commit();
       }

@@ -2,6 +2,7 @@ import { auditExportQuerySchema, auditLogQuerySchema, auditPageSchema } from '@t
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/database';
 import { currentUser } from '../../plugins/access';
+import { sendAttachment, XLSX_CONTENT_TYPE } from '../../plugins/downloads';
 import { AUDIT_EXPORT_FILENAME } from './audit-export';
 import { auditLogPage, exportAuditLog } from './audit.service';
 
@@ -33,11 +34,7 @@ export const auditRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
     },
     async (request, reply) => {
       const body = await exportAuditLog(db, currentUser(request), request.query);
-      return reply
-        .header('content-type', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
-        .header('content-disposition', `attachment; filename="${AUDIT_EXPORT_FILENAME}"`)
-        .header('cache-control', 'no-store')
-        .send(body);
+      return sendAttachment(reply, AUDIT_EXPORT_FILENAME, XLSX_CONTENT_TYPE, body);
     },
   );
 };

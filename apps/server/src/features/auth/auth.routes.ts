@@ -10,7 +10,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
-import { toSessionUser } from '../users/users.repository';
+import { toSessionUser } from '../users/session-user';
 import { currentUser } from '../../plugins/access';
 import { changePassword, registerUser, signIn, signOut, type Client } from './auth.service';
 import { SESSION_ABSOLUTE_MS, SESSION_COOKIE } from '../../plugins/sessions.repository';

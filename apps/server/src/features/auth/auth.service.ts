@@ -73,7 +73,7 @@ const invalidCredentials = () => new AppError(401, AUTH_MESSAGES.invalidCredenti
 const disabledAccount = () => new AppError(403, AUTH_MESSAGES.disabled);
 
 /**
- * Signs a user in, or refuses with SPEC.md's messages. Wrong passwords count atomically; the third disables
+ * Signs a user in, or refuses with the product's sign-in messages. Wrong passwords count atomically; the third disables
  * the account. An unknown email answers exactly as a wrong password would (and, after three tries, as a
  * disabled account would), so sign-in never tells who has an account.
  */

@@ -1,8 +1,9 @@
 import { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
-import { PostgresAdapter, sql } from 'kysely';
+import { PostgresAdapter } from 'kysely';
 import pg from 'pg';
 import type { Db } from '../../db/database';
+import { publishOnChannel } from './notifications.repository';
 
 /** The PostgreSQL channel every server process LISTENs on; a payload is `{"r":[recipient ids]}`. */
 export const NOTIFY_CHANNEL = 'tradecraft_notifications';
@@ -135,7 +136,7 @@ export async function notifyRecipients(db: Db, recipientIds: readonly string[]):
     if (isPostgres(db)) {
       for (let start = 0; start < recipientIds.length; start += IDS_PER_NOTIFY) {
         const payload = JSON.stringify({ r: recipientIds.slice(start, start + IDS_PER_NOTIFY) });
-        await sql`select pg_notify(${NOTIFY_CHANNEL}, ${payload})`.execute(db);
+        await publishOnChannel(db, NOTIFY_CHANNEL, payload);
       }
       // Without a LISTEN connection of its own this process would not hear itself.
       if (hub && !hub.listening) hub.deliver(recipientIds);

@@ -1,7 +1,10 @@
 import { NOTIFICATION_LIST_LIMIT, type NotificationList } from '@tradecraft/shared';
-import type { Db, DbOrTrx } from '../../db/database';
-import { notifyRecipients } from './notifications.hub';
-import { countUnread, insertNotifications, listNotifications, markAllRead, type NotificationInput } from './notifications.repository';
+import type { Db } from '../../db/database';
+import { countUnread, listNotifications, markAllRead } from './notifications.repository';
+
+// Other features notify users through here: insert inside their transaction, then notifyRecipients after it commits.
+export { insertNotifications, type NotificationInput } from './notifications.repository';
+export { notifyRecipients } from './notifications.hub';
 
 export async function notificationsOf(db: Db, userId: string): Promise<NotificationList> {
   const [rows, unread] = await Promise.all([listNotifications(db, userId, NOTIFICATION_LIST_LIMIT), countUnread(db, userId)]);
@@ -20,17 +23,4 @@ export async function notificationsOf(db: Db, userId: string): Promise<Notificat
 
 export async function markNotificationsRead(db: Db, userId: string): Promise<void> {
   await markAllRead(db, userId);
-}
-
-/**
- * Puts a notification in each recipient's bell inside the caller's transaction; call `announceNotifications`
- * after the commit so open bells fetch rows that exist.
- */
-export async function addNotifications(trx: DbOrTrx, recipientIds: string[], input: NotificationInput): Promise<void> {
-  await insertNotifications(trx, recipientIds, input);
-}
-
-/** Tells the recipients' open bells (every server process) that they have something new. */
-export async function announceNotifications(db: Db, recipientIds: readonly string[]): Promise<void> {
-  await notifyRecipients(db, recipientIds);
 }

@@ -2,8 +2,8 @@ import { PROFILE_MESSAGES, type Profile, type UpdateProfileInput } from '@tradec
 import type { Db } from '../../db/database';
 import type { User } from '../../db/schema';
 import { notFound } from '../../errors';
-import { deleteFile, getFileBytes, saveFile } from '../files/files.repository';
-import { toSessionUser } from '../users/users.repository';
+import { deleteFile, getFileBytes, saveFile } from '../files/files.service';
+import { toSessionUser } from '../users/session-user';
 import { normalizeProfilePhoto, PROFILE_PHOTO_CONTENT_TYPE } from './profile-photo';
 import { findPhotoFileId, lockPhotoFileId, setPhotoFileId, updateProfileFields } from './profile.repository';
 

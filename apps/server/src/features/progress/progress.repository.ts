@@ -1,8 +1,8 @@
 import { PASS_MARK_RATIO, type SortDirection, type TrainingProgressSortColumn } from '@tradecraft/shared';
 import { sql, type Expression, type Selectable, type SqlBool } from 'kysely';
 import type { DbOrTrx } from '../../db/database';
+import { containsIgnoringCase } from '../../db/contains';
 import type { Run, RunDecisionsTable, Scenario } from '../../db/schema';
-import { containsIgnoringCase } from '../audit/contains';
 import type { SkillTally } from '../runs/run-figures';
 
 // Every query of progress and reporting. The runs table keeps each run's scenario name and step count as

@@ -16,6 +16,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/database';
 import { currentUser } from '../../plugins/access';
+import { CSV_CONTENT_TYPE, sendAttachment } from '../../plugins/downloads';
 import { userProgress } from './progress.service';
 import { runReport, runTimeline } from './run-report.service';
 import { skills, skillsLayer } from './skills.service';
@@ -65,11 +66,7 @@ export const progressRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
     },
     async (request, reply) => {
       const body = await trainingProgressCsv(db, currentUser(request), request.query);
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="${TRAINING_PROGRESS_CSV_FILENAME}"`)
-        .header('cache-control', 'no-store')
-        .send(body);
+      return sendAttachment(reply, TRAINING_PROGRESS_CSV_FILENAME, CSV_CONTENT_TYPE, body);
     },
   );
 

@@ -12,10 +12,11 @@ import {
   type TechniqueRef,
   type UserProgress,
 } from '@tradecraft/shared';
+import { techniqueKey, techniqueRef } from '@tradecraft/shared/attack';
 import type { Db } from '../../db/database';
 import type { Run, User } from '../../db/schema';
 import { forbidden, notFound } from '../../errors';
-import { decisionSkill, parseStepResult, runDurationSeconds, runFigures, techniqueKey, techniqueRef } from '../runs/run-figures';
+import { decisionSkill, parseStepResult, runDurationSeconds, runFigures } from '../runs/run-figures';
 import { findUserByEmail } from '../users/users.repository';
 import {
   findDifficultySetting,

@@ -1,5 +1,5 @@
 import { keyInWords, runStatusLabel, type ReportTechnique, type RunReport, type RunTimeline } from '@tradecraft/shared';
-import { findTechnique } from '@tradecraft/shared/attack';
+import { findTechnique, techniqueKey, techniqueRef } from '@tradecraft/shared/attack';
 import { nowIso } from '../../clock';
 import type { Db } from '../../db/database';
 import type { User } from '../../db/schema';
@@ -14,7 +14,7 @@ import {
   readableRun,
   toProgressDecision,
 } from './progress.service';
-import { parseStepResult, parseStoredDefinition, runFigures, skillScores, techniqueKey, techniqueRef } from '../runs/run-figures';
+import { parseStepResult, parseStoredDefinition, runFigures, skillScores } from '../runs/run-figures';
 import { findDifficultySetting, findScenarioRow, listCatalogue, listDecisionsOfRun } from './progress.repository';
 
 /** How many scenarios the report suggests practising next. */

@@ -11,13 +11,13 @@ import {
   type Skills,
   type TechniqueSkill,
 } from '@tradecraft/shared';
-import { ATTACK_VERSION, findTechnique, tactics, techniqueLabel } from '@tradecraft/shared/attack';
+import { ATTACK_VERSION, findTechnique, tactics, techniqueKey, techniqueLabel, techniqueRef } from '@tradecraft/shared/attack';
 import { nowIso } from '../../clock';
 import type { Db } from '../../db/database';
 import type { User } from '../../db/schema';
 import { forbidden, notFound } from '../../errors';
 import { findUserById } from '../users/users.repository';
-import { parseStepResult, skillScoresOf, techniqueKey, techniqueRef } from '../runs/run-figures';
+import { parseStepResult, skillScoresOf } from '../runs/run-figures';
 import { PROGRESS_MESSAGES } from './progress.service';
 import { listEstimateResults, tallySkills, tallyTechniques } from './progress.repository';
 

@@ -18,7 +18,7 @@ import type { Db } from '../../db/database';
 import type { User } from '../../db/schema';
 import { badRequest, conflict, notFound } from '../../errors';
 import { recordAudit } from '../audit/audit.service';
-import { addNotifications, announceNotifications } from '../notifications/notifications.service';
+import { insertNotifications, notifyRecipients } from '../notifications/notifications.service';
 import { parseStepResult, parseStoredDefinition, runFigures } from '../runs/run-figures';
 import {
   applyGradeToRun,
@@ -144,7 +144,7 @@ export async function gradeReview(db: Db, admin: User, id: number, input: z.outp
     await updateDecisionCredit(trx, row.decision_id, { thousandths: finalThousandths, result: graded ? JSON.stringify(graded) : 'null' });
     const updated = await applyGradeToRun(trx, row.run_id, { thousandths: finalThousandths - row.credit_thousandths, at });
     const figures = runFigures(updated);
-    await addNotifications(trx, [row.user_id], {
+    await insertNotifications(trx, [row.user_id], {
       kind: 'review_graded',
       message:
         `Your written answer in "${row.scenario_name}" was graded: ${Math.round(finalThousandths / 10)} % of the step.` +
@@ -161,7 +161,8 @@ export async function gradeReview(db: Db, admin: User, id: number, input: z.outp
     });
     return updated;
   });
-  await announceNotifications(db, [run.user_id]);
+  // After the commit: the trainee's bell fetches a row that now exists.
+  await notifyRecipients(db, [run.user_id]);
 
   const fresh = await findReview(db, id);
   if (!fresh) throw notFound(REVIEW_MESSAGES.notFound);

@@ -12,28 +12,11 @@ import {
   type SkillScore,
   type StepKind,
   type StepResult,
-  type TechniqueRef,
 } from '@tradecraft/shared';
-import { findTechnique } from '@tradecraft/shared/attack';
 import type { Run } from '../../db/schema';
 
 // The run helpers every feature that shows a run uses (the run engine, progress, reports, reviews): THE score
-// figures of a run, technique references, durations, stored definitions and per-skill credit.
-
-/** "Phishing: Spearphishing Attachment" for T1566.001; the id itself when the dataset does not know it. */
-export function techniqueRef(id: string): TechniqueRef {
-  const technique = findTechnique(id);
-  if (!technique) return { id, name: id };
-  const parent = technique.subtechnique_of ? findTechnique(technique.subtechnique_of) : undefined;
-  return { id: technique.id, name: parent ? `${parent.name}: ${technique.name}` : technique.name };
-}
-
-/** The id a step's or decision's technique is counted under (the dataset's spelling). */
-export function techniqueKey(id: string | null | undefined): string | null {
-  const trimmed = id?.trim();
-  if (!trimmed) return null;
-  return findTechnique(trimmed)?.id ?? trimmed.toUpperCase();
-}
+// figures of a run, durations, stored definitions, recorded results and per-skill credit.
 
 /** The columns the score figures need. */
 export type RunFigureColumns = Pick<

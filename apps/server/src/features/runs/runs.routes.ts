@@ -17,7 +17,7 @@ import { answerStep, endRun, getRun, moveOn, openStepHint, startRun } from './ru
 const ANSWER_BODY_LIMIT = 4 * 1024 * 1024;
 
 /**
- * The run engine (DESIGN.md): the server decides correctness, feedback, the next step and the score.
+ * The run engine (docs/architecture.md): the server decides correctness, feedback, the next step and the score.
  * A run is visible to its owner and to admins (404 to anyone else) and playable only by its owner.
  */
 export const runsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {

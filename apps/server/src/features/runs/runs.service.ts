@@ -26,6 +26,7 @@ import {
   type StartRunInput,
   type TechniqueScore,
 } from '@tradecraft/shared';
+import { techniqueKey, techniqueRef } from '@tradecraft/shared/attack';
 import { nowIso } from '../../clock';
 import type { Db, DbOrTrx } from '../../db/database';
 import type { Run, User } from '../../db/schema';
@@ -38,8 +39,6 @@ import {
   runDurationSeconds,
   runFigures,
   skillScores,
-  techniqueKey,
-  techniqueRef,
 } from './run-figures';
 import {
   claimCurrentStepReturningRun,

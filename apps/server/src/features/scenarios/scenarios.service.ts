@@ -20,7 +20,7 @@ import { isUniqueViolation } from '../../db/errors';
 import type { Scenario, User } from '../../db/schema';
 import { AppError, notFound } from '../../errors';
 import { recordAudit } from '../audit/audit.service';
-import { saveFile } from '../files/files.repository';
+import { saveFile } from '../files/files.service';
 import { parseStoredDefinition } from '../runs/run-figures';
 import { difficultyFromSetting } from '../settings/settings.service';
 import {
@@ -124,7 +124,7 @@ export async function deleteScenario(db: Db, admin: User, id: string): Promise<v
 
 // --- Upload ----------------------------------------------------------------------------------------
 
-/** A refused upload: SPEC.md's message, and every problem (as `place: message` and split into issues). */
+/** A refused upload: the product's message, and every problem (as `place: message` and split into issues). */
 export function uploadRefused(statusCode: number, problems: ScenarioProblem[]): AppError {
   return new AppError(statusCode, UPLOAD_MESSAGES.failed, { problems: problems.map(formatProblem), issues: problems });
 }

@@ -2,7 +2,6 @@ import type {
   DashboardStats,
   ManagedUser,
   PendingUser,
-  SessionUser,
   UserStats,
   UsersPage,
   usersListQuerySchema,
@@ -10,8 +9,8 @@ import type {
 import { PostgresAdapter, sql, type Expression, type SqlBool } from 'kysely';
 import type { z } from 'zod';
 import type { DbOrTrx, Trx } from '../../db/database';
-import type { NewUser, User, UserUpdate } from '../../db/schema';
-import { containsIgnoringCase } from '../audit/contains';
+import type { User, UserUpdate } from '../../db/schema';
+import { containsIgnoringCase } from '../../db/contains';
 
 export function findUserByEmail(db: DbOrTrx, email: string): Promise<User | undefined> {
   return db.selectFrom('users').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
@@ -21,31 +20,26 @@ export function findUserById(db: DbOrTrx, id: string): Promise<User | undefined>
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function insertUser(db: DbOrTrx, user: NewUser): Promise<void> {
-  await db.insertInto('users').values(user).execute();
+/** Gives a pending account its role; undefined when the account is no longer pending. */
+export function approvePendingUser(trx: Trx, id: string, role: User['role'], updatedAt: string): Promise<User | undefined> {
+  return trx
+    .updateTable('users')
+    .set({ role, updated_at: updatedAt })
+    .where('id', '=', id)
+    .where('role', '=', 'pending')
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Deletes a pending registration; false when the account is no longer pending. */
+export async function deletePendingUser(trx: Trx, id: string): Promise<boolean> {
+  const deleted = await trx.deleteFrom('users').where('id', '=', id).where('role', '=', 'pending').executeTakeFirst();
+  return Number(deleted.numDeletedRows) > 0;
 }
 
 export async function listAdminIds(db: DbOrTrx): Promise<string[]> {
   const rows = await db.selectFrom('users').select('id').where('role', '=', 'admin').execute();
   return rows.map((row) => row.id);
-}
-
-export function photoUrl(user: Pick<User, 'id' | 'photo_file_id'>): string | null {
-  // The file id in the query string changes with every new picture, so browsers may cache each one forever.
-  return user.photo_file_id ? `/api/users/${user.id}/photo?v=${user.photo_file_id}` : null;
-}
-
-export function toSessionUser(user: User): SessionUser {
-  return {
-    id: user.id,
-    email: user.email,
-    firstName: user.first_name,
-    lastName: user.last_name,
-    designation: user.designation,
-    role: user.role,
-    photoUrl: photoUrl(user),
-    createdAt: user.created_at,
-  };
 }
 
 /** Everyone awaiting approval, oldest first (the first to register is the first to be answered). */

@@ -18,7 +18,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
 import { currentUser } from '../../plugins/access';
-import { dashboardCounts, listManagedUsers, listPendingUsers, toManagedUser, toSessionUser, userStats } from './users.repository';
+import { toSessionUser } from './session-user';
+import { dashboardCounts, listManagedUsers, listPendingUsers, toManagedUser, userStats } from './users.repository';
 import { approveUser, rejectUser, updateUser } from './users.service';
 
 export const usersRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
@@ -55,7 +56,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
       config: { access: 'admin' },
       schema: {
         tags: ['users'],
-        summary: "Admin Dashboard counts; 'today' and 'this week' (from Monday) are in the tz offset given, UTC by default",
+        summary: "Admin Dashboard counts; 'today' and 'this week' (from Monday) are in the IANA time zone tz, UTC by default",
         querystring: timeZoneQuerySchema,
         response: { 200: dashboardStatsSchema },
       },

@@ -6,7 +6,17 @@ import type { User } from '../../db/schema';
 import { conflict, forbidden, notFound } from '../../errors';
 import { recordAudit } from '../audit/audit.service';
 import { deleteUserSessions } from '../../plugins/sessions.repository';
-import { findUserById, findUserForUpdate, lockActiveAdminIds, updateUserFields } from './users.repository';
+import {
+  approvePendingUser,
+  deletePendingUser,
+  findUserById,
+  findUserForUpdate,
+  lockActiveAdminIds,
+  updateUserFields,
+} from './users.repository';
+
+// What other features may read about users: they come here, never to users.repository.
+export { findUserByEmail, findUserById, listAdminIds } from './users.repository';
 
 const PENDING_SCREEN = 'Pending Approvals';
 
@@ -21,13 +31,7 @@ async function pendingUser(db: Db, id: string): Promise<User> {
 export async function approveUser(db: Db, actor: User, id: string, input: ApproveUserInput): Promise<User> {
   const user = await pendingUser(db, id);
   return db.transaction().execute(async (trx) => {
-    const updated = await trx
-      .updateTable('users')
-      .set({ role: input.role, updated_at: nowIso() })
-      .where('id', '=', id)
-      .where('role', '=', 'pending')
-      .returningAll()
-      .executeTakeFirst();
+    const updated = await approvePendingUser(trx, id, input.role, nowIso());
     if (!updated) throw conflict('This user is no longer pending approval.');
     await recordAudit(trx, {
       actor: actor.email,
@@ -39,12 +43,11 @@ export async function approveUser(db: Db, actor: User, id: string, input: Approv
   });
 }
 
-/** Rejecting a pending registration deletes the record (SPEC.md section 4). */
+/** Rejecting a pending registration deletes the record: the person may register again. */
 export async function rejectUser(db: Db, actor: User, id: string): Promise<void> {
   const user = await pendingUser(db, id);
   await db.transaction().execute(async (trx) => {
-    const deleted = await trx.deleteFrom('users').where('id', '=', id).where('role', '=', 'pending').executeTakeFirst();
-    if (Number(deleted.numDeletedRows) === 0) throw conflict('This user is no longer pending approval.');
+    if (!(await deletePendingUser(trx, id))) throw conflict('This user is no longer pending approval.');
     await recordAudit(trx, {
       actor: actor.email,
       action: 'reject user',

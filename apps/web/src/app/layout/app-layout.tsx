@@ -22,10 +22,10 @@ import {
 } from '@tabler/icons-react';
 import { useEffect, type MouseEvent, type ReactNode } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
-import { useSession } from '../../features/auth/api/get-session';
+import { useSession } from '../../lib/session';
 import { NotificationBell } from '../../features/notifications/components/notification-bell';
 import { UserAvatar } from '../../features/profile/components/user-avatar';
-import { paths } from '../paths';
+import { paths } from '../../lib/paths';
 import classes from './app-layout.module.css';
 import { LiveClock } from './live-clock';
 import { LogoutButton } from './logout-button';

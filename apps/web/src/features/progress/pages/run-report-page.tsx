@@ -27,13 +27,13 @@ import {
 import { IconArrowLeft, IconHourglass, IconInfoCircle, IconPrinter } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
-import { paths } from '../../../app/paths';
-import { scenarioTypeColor } from '../../../app/theme';
+import { paths } from '../../../lib/paths';
+import { scenarioTypeColor } from '../../../ui/theme';
 import { decisionCreditText, decisionVerdict, VerdictIcon } from '../../../ui/credit';
 import { useRunReport } from '../api/get-run-report';
 import { AnalystSkillsTable } from '../../../ui/analyst-skills-table';
 import { formatAnswerTime } from '../components/decision-timeline';
-import { LoadError } from '../components/load-error';
+import { LoadError } from '../../../ui/load-error';
 import { ResultBadge } from '../components/result-badge';
 import classes from './run-report-page.module.css';
 

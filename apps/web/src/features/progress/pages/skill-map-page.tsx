@@ -2,17 +2,18 @@ import { hasRole, skillColor, skillComment, skillLevel, SKILL_SCALE_COLORS, type
 import { ATTACK_NOTICE, tactics } from '@tradecraft/shared/attack';
 import { Anchor, Button, Group, Paper, Select, Skeleton, Stack, Switch, Text, ThemeIcon, Title, Tooltip, VisuallyHidden } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconDownload, IconExternalLink, IconTargetArrow } from '@tabler/icons-react';
+import { IconExternalLink, IconTargetArrow } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { paths } from '../../../app/paths';
-import { useSession } from '../../auth/api/get-session';
+import { paths } from '../../../lib/paths';
+import { useSession } from '../../../lib/session';
 import { skillsLayerUrl, useSkills, type SkillsScope } from '../api/get-skills';
 import { useUserSearch } from '../api/search-users';
 import { AnalystSkillsTable } from '../../../ui/analyst-skills-table';
+import { DownloadButton } from '../../../ui/download-button';
+import { LoadError } from '../../../ui/load-error';
 import { AnalystSkillsChart } from '../components/analyst-skills';
 import { CalibrationPanel } from '../components/calibration-panel';
-import { LoadError } from '../components/load-error';
 import classes from './skill-map-page.module.css';
 
 const NAVIGATOR_URL = 'https://mitre-attack.github.io/attack-navigator/';
@@ -273,15 +274,12 @@ export default function SkillMapPage() {
           <span />
         )}
         <Group gap="xs">
-          <Button
-            component="a"
-            href={skillsLayerUrl(scope)}
-            download="tradecraft-attack-layer.json"
-            leftSection={<IconDownload size={16} aria-hidden />}
-            disabled={!skills.data || skills.data.techniques.length === 0}
+          <DownloadButton
+            href={skills.data && skills.data.techniques.length > 0 ? skillsLayerUrl(scope) : null}
+            filename="tradecraft-attack-layer.json"
           >
             Download Navigator layer
-          </Button>
+          </DownloadButton>
           <Button
             component="a"
             href={NAVIGATOR_URL}

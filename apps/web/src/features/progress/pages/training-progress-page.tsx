@@ -1,19 +1,18 @@
 import {
   formatScorePercent,
-  PAGE_SIZE,
   runStatusLabel,
   TRAINING_PROGRESS_CSV_FILENAME,
+  TRAINING_PROGRESS_SORT_COLUMNS,
   type TrainingProgressItem,
-  type TrainingProgressSortColumn,
 } from '@tradecraft/shared';
-import { Anchor, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { IconDownload, IconSearch } from '@tabler/icons-react';
-import { createColumnHelper, type SortingState } from '@tanstack/react-table';
-import { useState } from 'react';
+import { Anchor, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconSearch } from '@tabler/icons-react';
+import { createColumnHelper } from '@tanstack/react-table';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { DataTable } from '../../../ui/data-table';
+import { DownloadButton } from '../../../ui/download-button';
+import { useServerTable } from '../../../ui/use-server-table';
 import { trainingProgressCsvUrl, useTrainingProgress } from '../api/get-training-progress';
 import { ResultBadge } from '../components/result-badge';
 
@@ -108,19 +107,15 @@ const columns = [
 ];
 
 export default function TrainingProgressPage() {
-  const [search, setSearch] = useState('');
-  const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
-  // Newest first until a column is chosen; a first click sorts ascending, the next descending.
-  const [sorting, setSorting] = useState<SortingState>([{ id: 'started', desc: true }]);
-  const [page, setPage] = useState(1);
-
-  const progress = useTrainingProgress({
-    search: debouncedSearch || undefined,
-    sort: (sorting[0]?.id ?? 'started') as TrainingProgressSortColumn,
-    dir: sorting[0]?.desc ? 'desc' : 'asc',
-    page,
-    pageSize: PAGE_SIZE,
+  const table = useServerTable({
+    filters: { search: '' },
+    textFilters: ['search'],
+    sortColumns: TRAINING_PROGRESS_SORT_COLUMNS,
+    // Newest first until a column is chosen; a first click sorts ascending, the next descending.
+    defaultSort: { id: 'started', desc: true },
   });
+  const debouncedSearch = table.filterQuery.search ?? '';
+  const progress = useTrainingProgress(table.query);
 
   return (
     <Stack gap="lg">
@@ -135,22 +130,13 @@ export default function TrainingProgressPage() {
             label="Search by username"
             placeholder="Email or name"
             leftSection={<IconSearch size={16} aria-hidden />}
-            value={search}
-            onChange={(changed) => {
-              setSearch(changed.currentTarget.value);
-              setPage(1);
-            }}
+            value={table.filters.search}
+            onChange={(changed) => table.setFilter('search', changed.currentTarget.value)}
             w={{ base: '100%', sm: 320 }}
           />
-          <Button
-            component="a"
-            href={trainingProgressCsvUrl(debouncedSearch)}
-            download={TRAINING_PROGRESS_CSV_FILENAME}
-            variant="default"
-            leftSection={<IconDownload size={16} aria-hidden />}
-          >
+          <DownloadButton href={trainingProgressCsvUrl(debouncedSearch)} filename={TRAINING_PROGRESS_CSV_FILENAME} variant="default">
             Export CSV
-          </Button>
+          </DownloadButton>
         </Group>
         <Text size="sm" c="dimmed" mt="xs">
           {debouncedSearch ? 'The export holds every run of the users matching this search, newest first.' : 'The export holds every run, newest first.'}
@@ -160,12 +146,7 @@ export default function TrainingProgressPage() {
       <DataTable
         label="Training progress"
         columns={columns}
-        data={progress.data?.items}
         getRowId={(row) => row.runId}
-        isLoading={progress.isPending}
-        isFetching={progress.isPlaceholderData}
-        error={progress.error}
-        onRetry={() => void progress.refetch()}
         loadingText="Loading training progress..."
         emptyMessage={
           debouncedSearch
@@ -173,12 +154,7 @@ export default function TrainingProgressPage() {
             : 'No training runs yet. Runs appear here as soon as trainees start a scenario.'
         }
         itemName="runs"
-        sorting={sorting}
-        onSortingChange={(next) => {
-          setSorting(next);
-          setPage(1);
-        }}
-        paging={{ page, total: progress.data?.total ?? 0, onPageChange: setPage }}
+        {...table.tableProps(progress)}
       />
     </Stack>
   );

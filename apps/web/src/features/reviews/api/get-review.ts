@@ -1,6 +1,6 @@
 import type { ReviewDetail } from '@tradecraft/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../app/api-client';
+import { api } from '../../../lib/api-client';
 import { reviewsQueryKey } from './get-reviews';
 
 export const reviewQueryKey = (id: number) => [...reviewsQueryKey, 'detail', id] as const;

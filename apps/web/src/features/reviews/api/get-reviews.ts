@@ -1,6 +1,6 @@
 import type { ReviewList, ReviewStatus, ScenarioList } from '@tradecraft/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api, withQuery } from '../../../app/api-client';
+import { api, withQuery } from '../../../lib/api-client';
 
 /** Every query of the review queue starts here, so a grade refreshes the list and the detail at once. */
 export const reviewsQueryKey = ['reviews'] as const;

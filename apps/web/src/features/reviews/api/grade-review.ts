@@ -1,6 +1,6 @@
 import type { GradeReviewInput, ReviewDetail } from '@tradecraft/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../app/api-client';
+import { api } from '../../../lib/api-client';
 import { reviewQueryKey } from './get-review';
 import { reviewsQueryKey } from './get-reviews';
 

@@ -3,8 +3,8 @@ import { Alert, Anchor, Badge, Button, Grid, Group, NumberInput, Paper, Skeleton
 import { IconAlertCircle, IconArrowLeft, IconCircleCheck } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { ApiError } from '../../../app/api-client';
-import { paths } from '../../../app/paths';
+import { ApiError } from '../../../lib/api-client';
+import { paths } from '../../../lib/paths';
 
 import { WriteCheckList } from '../../../ui/write-checks';
 import { useReview } from '../api/get-review';

@@ -2,7 +2,7 @@ import { formatCredit, PAGE_SIZE, type ReviewItem, type ReviewStatus } from '@tr
 import { Anchor, Group, Paper, SegmentedControl, Select, Stack, Text, Title } from '@mantine/core';
 import { createColumnHelper } from '@tanstack/react-table';
 import { Link, useSearchParams } from 'react-router';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 
 import { DataTable } from '../../../ui/data-table';
 import { useReviews, useReviewScenarioChoices } from '../api/get-reviews';

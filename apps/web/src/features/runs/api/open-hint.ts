@@ -1,6 +1,6 @@
 import type { HintResult } from '@tradecraft/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../app/api-client';
+import { api } from '../../../lib/api-client';
 import { runQueryKey } from './get-run';
 
 export const openHint = (runId: string, stepId: string) =>

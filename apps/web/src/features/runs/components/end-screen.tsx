@@ -4,8 +4,7 @@ import { Alert, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } fr
 import { IconArrowLeft, IconHourglass, IconPlayerPlay, IconReportAnalytics } from '@tabler/icons-react';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths';
-
+import { paths } from '../../../lib/paths';
 import { AnalystSkillsTable } from '../../../ui/analyst-skills-table';
 import { DecisionTimeline } from './decision-timeline';
 import classes from './runs.module.css';

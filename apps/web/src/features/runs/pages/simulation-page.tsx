@@ -4,8 +4,8 @@ import { IconAlertCircle, IconAlertTriangle, IconArrowLeft, IconEye, IconRefresh
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
-import { ApiError } from '../../../app/api-client';
-import { paths } from '../../../app/paths';
+import { ApiError } from '../../../lib/api-client';
+import { paths } from '../../../lib/paths';
 import { runQueryKey, useRun } from '../api/get-run';
 import { startRun } from '../api/start-run';
 import { createStartOnce } from '../api/start-run-once';
@@ -22,7 +22,7 @@ import { rememberStartedRun } from '../started-runs';
 /**
  * /simulation/:scenarioId — without `simId` a new run starts and the address becomes `?simId=<run>`, so a
  * reload resumes instead of starting again. With `simId` the run resumes exactly where the server has it.
- * SPEC.md's `step` parameter is accepted and ignored: the server's state of the run wins.
+ * The old `step` parameter is accepted and ignored: the server's state of the run wins.
  */
 export default function SimulationPage() {
   const { scenarioId = '' } = useParams();

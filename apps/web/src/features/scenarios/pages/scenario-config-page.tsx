@@ -3,10 +3,10 @@ import { Button, Card, Group, Skeleton, Stack, Table, Text, Title, UnstyledButto
 import { IconChevronDown, IconChevronUp, IconEye, IconSelector, IconTrash } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { useScenarios } from '../api/get-scenarios';
 import { DeleteScenarioModal } from '../components/delete-scenario-modal';
-import { LoadError } from '../components/load-error';
+import { LoadError } from '../../../ui/load-error';
 import { ScenarioPreviewModal } from '../components/scenario-preview-modal';
 import { ScenarioTypeBadge } from '../components/scenario-type';
 import { difficultyName } from '../lib/difficulty';

@@ -1,4 +1,4 @@
-import { Alert, Button, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 
 /** A failed load says what failed and offers Retry (never a console-only failure). */
@@ -12,5 +12,19 @@ export function LoadError({ title, error, onRetry }: { title: string; error: Err
         </Button>
       </Stack>
     </Alert>
+  );
+}
+
+/** A failed secondary load (a page's counts) under the part that could not be drawn: one line and Retry. */
+export function InlineLoadError({ what, error, onRetry }: { what: string; error: Error; onRetry: () => void }) {
+  return (
+    <Group gap="xs">
+      <Text size="sm" c="red" role="alert">
+        {what} could not be loaded: {error.message}
+      </Text>
+      <Button size="compact-sm" variant="default" onClick={onRetry}>
+        Retry
+      </Button>
+    </Group>
   );
 }

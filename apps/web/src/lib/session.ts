@@ -1,6 +1,6 @@
 import type { SessionUser } from '@tradecraft/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../app/api-client';
+import { api } from './api-client';
 
 export const sessionQueryKey = ['auth', 'me'] as const;
 

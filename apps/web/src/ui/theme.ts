@@ -141,7 +141,7 @@ export function buildTheme(accent: Accent): MantineThemeOverride {
     defaultRadius: 'md',
     cursorType: 'pointer',
     focusRing: 'auto',
-    // SPEC.md's mobile breakpoint is 640 px: 'sm' is where the sidebar opens.
+    // The mobile breakpoint is 640 px: 'sm' is where the sidebar opens.
     breakpoints: { xs: '36em', sm: '40em', md: '62em', lg: '75em', xl: '88em' },
     components: {
       Table: { defaultProps: { highlightOnHover: true } },
@@ -155,7 +155,7 @@ export function buildTheme(accent: Accent): MantineThemeOverride {
   return theme;
 }
 
-/** SPEC.md's scenario type colours; any other type is grey. The type name is always written beside it. */
+/** The scenario type colours (docs/scenario-format.md, "type"); any other type is grey. The type name is always written beside it. */
 export const SCENARIO_TYPE_COLORS: Record<string, string> = {
   Ransomware: 'red',
   'Data Breach': 'blue',

@@ -1,4 +1,4 @@
-/** Every route of the product in one place (SPEC.md section 2, plus the report and skill map). */
+/** Every route of the product in one place (the screens, the report and the skill map). */
 export const paths = {
   home: '/',
   redirect: '/redirect',
