@@ -42,6 +42,16 @@ async function rankAs(page: Page, wanted: string[]) {
   }
 }
 
+/** The same by dragging each item onto the place it should take. */
+async function rankByDragging(page: Page, wanted: string[]) {
+  const items = page.getByRole('list', { name: 'Your order' }).getByRole('listitem');
+  for (const [target, text] of wanted.entries()) {
+    const shown = (await items.allTextContents()).map((item) => item.replace(/^\d+Position \d+: /, ''));
+    if (shown.indexOf(text) !== target) await items.nth(shown.indexOf(text)).dragTo(items.nth(target));
+    await expect(items.nth(target)).toContainText(text);
+  }
+}
+
 const matrixCell = (page: Page, row: number, column: number) => page.getByRole('group', { name: `Evidence ${row} against H${column}` });
 
 interface Play {
@@ -93,7 +103,7 @@ const WRONG: Play = {
 };
 
 /** Plays every kind but write with the given answers, checking the credit each one earns and its revealed key. */
-async function playKinds(page: Page, play: Play, options: { hint?: boolean; checkAccessible?: boolean } = {}) {
+async function playKinds(page: Page, play: Play, options: { hint?: boolean; checkAccessible?: boolean; drag?: boolean } = {}) {
   await expect(stepHeading(page, 'A clerk reports a voicemail email')).toBeVisible();
   await expect(page.getByText('TLP:GREEN')).toBeVisible();
   if (options.hint) {
@@ -115,7 +125,7 @@ async function playKinds(page: Page, play: Play, options: { hint?: boolean; chec
   await next(page);
 
   await expect(stepHeading(page, 'Order the work')).toBeVisible();
-  await rankAs(page, play.rank);
+  await (options.drag ? rankByDragging(page, play.rank) : rankAs(page, play.rank));
   if (options.checkAccessible) await expectAccessible(page);
   await submit(page);
   await expectCredit(page, play.credits[2]!);
@@ -275,10 +285,10 @@ test('every kind played right, with a hint opened and charged, a written answer 
   await expectAccessible(page);
 });
 
-test('every kind played partly right earns its partial credits', async ({ page }) => {
+test('every kind played partly right earns its partial credits (the ranking done by dragging)', async ({ page }) => {
   test.setTimeout(90_000);
   await start(page, await seedUser());
-  await playKinds(page, PARTLY);
+  await playKinds(page, PARTLY, { drag: true });
 });
 
 test('every kind played wrong earns nothing and still shows the key', async ({ page }) => {
