@@ -126,7 +126,8 @@ test.describe('progress and reporting', () => {
     await expect(timeline).toBeVisible();
     await expect(timeline.getByRole('listitem')).toHaveCount(4);
     await expect(timeline.getByRole('listitem').nth(2)).toContainText('Reset the password only');
-    await expect(timeline.getByRole('listitem').nth(2)).toContainText('❌ Incorrect. The correct answer was: "Revoke the stolen session tokens"');
+    await expect(timeline.getByRole('listitem').nth(2)).toContainText('❌ Incorrect.');
+    await expect(timeline.getByRole('listitem').nth(2)).toContainText('Decision 3 · Decision · Credit 0');
     await expect(row.getByRole('button', { name: /^Hide/ })).toHaveAttribute('aria-expanded', 'true');
     await expectAccessible(page);
     await row.getByRole('button', { name: /^Hide/ }).click();
@@ -140,7 +141,8 @@ test.describe('progress and reporting', () => {
     await expect(report.getByRole('link', { name: 'CISA: Phishing guidance' })).toBeVisible();
     const decisions = page.getByRole('region', { name: 'Decisions' }).getByRole('listitem');
     await expect(decisions).toHaveCount(4);
-    await expect(decisions.nth(2)).toContainText('Incorrect');
+    await expect(decisions.nth(2)).toContainText('Wrong');
+    await expect(decisions.nth(2)).toContainText('Credit 0');
     await expect(decisions.nth(2)).toContainText('Reset the password only');
     await expect(decisions.nth(2)).toContainText('Revoke the stolen session tokens');
     await expect(decisions.nth(2)).toContainText('4.2 s');

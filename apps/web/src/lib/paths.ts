@@ -11,6 +11,8 @@ export const paths = {
   auditLog: '/admin/audit-log',
   scenarioConfig: '/admin/scenario-config',
   trainingProgress: '/admin/training-progress',
+  reviews: '/admin/reviews',
+  review: (reviewId: number) => `/admin/reviews/${reviewId}`,
   difficulty: '/admin/difficulty',
   upload: '/upload',
   underConstruction: '/underconstruction',

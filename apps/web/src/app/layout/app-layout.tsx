@@ -17,6 +17,7 @@ import {
   IconTimeline,
   IconUserCheck,
   IconUsers,
+  IconWriting,
   type Icon,
 } from '@tabler/icons-react';
 import { useEffect, type MouseEvent, type ReactNode } from 'react';
@@ -47,6 +48,7 @@ const ADMIN_NAV: NavItem[] = [
   { to: paths.monitoring, label: 'User Monitoring', icon: IconActivity },
   { to: paths.auditLog, label: 'Audit Log', icon: IconClipboardList },
   { to: paths.trainingProgress, label: 'Training Progress', icon: IconChartBar },
+  { to: paths.reviews, label: 'Review Queue', icon: IconWriting },
   { to: paths.scenarioConfig, label: 'Scenario Configurator', icon: IconListCheck },
   { to: paths.difficulty, label: 'Difficulty Adjuster', icon: IconAdjustments },
 ];

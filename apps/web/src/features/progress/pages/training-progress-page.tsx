@@ -3,7 +3,7 @@ import {
   runStatusLabel,
   TRAINING_PROGRESS_CSV_FILENAME,
   TRAINING_PROGRESS_SORT_COLUMNS,
-  type TrainingProgressRow,
+  type TrainingProgressItem,
 } from '@tradecraft/shared';
 import { Anchor, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
@@ -16,7 +16,7 @@ import { useServerTable } from '../../../ui/use-server-table';
 import { trainingProgressCsvUrl, useTrainingProgress } from '../api/get-training-progress';
 import { ResultBadge } from '../components/result-badge';
 
-const column = createColumnHelper<TrainingProgressRow>();
+const column = createColumnHelper<TrainingProgressItem>();
 
 // Column ids are the server's sort keys: sorting and paging happen in SQL (GET /api/progress/all).
 const columns = [
@@ -51,6 +51,41 @@ const columns = [
     header: 'Started',
     size: 190,
     cell: (info) => <time dateTime={info.getValue()}>{new Date(info.getValue()).toLocaleString()}</time>,
+  }),
+  column.display({
+    id: 'analystSkills',
+    header: 'Analyst skills',
+    size: 220,
+    enableSorting: false,
+    meta: { wrap: true },
+    cell: (info) => {
+      const met = info.row.original.skills.filter((skill) => skill.attempts > 0);
+      return met.length === 0 ? (
+        <Text span c="dimmed" size="sm">
+          -
+        </Text>
+      ) : (
+        <Text size="xs" className="tabular-nums">
+          {met.map((skill) => `${skill.label} ${skill.percent}%`).join(' · ')}
+        </Text>
+      );
+    },
+  }),
+  column.display({
+    id: 'skills',
+    header: 'Skills',
+    size: 90,
+    enableSorting: false,
+    cell: (info) => (
+      <Anchor
+        component={Link}
+        to={`${paths.skills}?userId=${encodeURIComponent(info.row.original.userId)}`}
+        size="sm"
+        aria-label={`Skills and calibration: ${info.row.original.userEmail}`}
+      >
+        Skills
+      </Anchor>
+    ),
   }),
   column.display({
     id: 'report',

@@ -10,7 +10,7 @@ import { LoadError } from '../../../ui/load-error';
 import { ScenarioPreviewModal } from '../components/scenario-preview-modal';
 import { ScenarioTypeBadge } from '../components/scenario-type';
 import { difficultyName } from '../lib/difficulty';
-import { focusableScroll } from '../lib/focusable-scroll';
+import { focusableScroll } from '../../../ui/focusable-scroll';
 import { nextSort, sortScenarios, type SortColumn, type SortState } from '../lib/sort-scenarios';
 
 function SortHeader({
