@@ -8,7 +8,7 @@ import { build } from 'esbuild';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const serverDir = path.join(root, 'apps/server');
-export const SERVER_ENTRY_POINTS = { main: 'src/main.ts', backup: 'src/cli/backup.ts' };
+export const SERVER_ENTRY_POINTS = { main: 'src/main.ts', backup: 'src/cli/backup.ts', admin: 'src/cli/admin.ts' };
 export const SERVER_OUT_DIR = path.join(serverDir, 'dist');
 
 /** Every package a workspace names, except our own workspaces (which are bundled from their sources). */

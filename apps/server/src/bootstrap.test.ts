@@ -118,7 +118,7 @@ describe('npm run admin', () => {
       const { db, close } = await target.open();
       try {
         await ensureAdmin(db, { email: 'cli@example.com', password: PASSWORD });
-        const command = execFile(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', 'reset-password', 'cli@example.com'], {
+        const command = execFile(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', 'reset-password', 'cli@example.com'], {
           cwd: SERVER_DIR,
           env,
         });
@@ -133,7 +133,7 @@ describe('npm run admin', () => {
         const row = await db.selectFrom('users').selectAll().where('email', '=', 'cli@example.com').executeTakeFirstOrThrow();
         expect(await verifyPassword(row.password_hash, NEW_PASSWORD)).toBe(true);
 
-        const unknown = await run(process.execPath, ['--import', 'tsx', 'scripts/admin.ts', 'unlock', 'ghost@example.com'], { cwd: SERVER_DIR, env }).catch(
+        const unknown = await run(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', 'unlock', 'ghost@example.com'], { cwd: SERVER_DIR, env }).catch(
           (error: { code: number; stderr: string }) => error,
         );
         expect(unknown).toMatchObject({ code: 1, stderr: expect.stringContaining('No account has the email ghost@example.com.') });

@@ -49,6 +49,24 @@ const cachedHash = (password: string) => {
 
 let userCounter = 0;
 
+/**
+ * Migrates a test database. Test files run in parallel, each in its own PostgreSQL schema that it drops when done;
+ * the migrator's look at the catalogue spans every schema and fails with "schema ... does not exist" (3F000) when
+ * another file drops its schema at that moment. That is a race between test files, not a fault: try again.
+ */
+async function migrateWhileOthersDropSchemas(db: Db, pgSchema: string | undefined): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await migrateToLatest(db, pgSchema);
+      return;
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (!pgSchema || code !== '3F000' || attempt >= 5) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+    }
+  }
+}
+
 /** A freshly migrated database of its own (a SQLite file, or a PostgreSQL schema) and the app on it. */
 export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const config = loadConfig({ PUBLIC_ORIGIN: ORIGIN, WEB_DIST_DIR: path.join(os.tmpdir(), 'tradecraft-no-web'), ...env });
@@ -77,7 +95,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   }
   const { db, dialect } = handle;
   try {
-    await migrateToLatest(db, pgSchema);
+    await migrateWhileOthersDropSchemas(db, pgSchema);
   } catch (error) {
     await db.destroy();
     await cleanup();

@@ -4,9 +4,9 @@
 //   npm run admin -- reset-password <email>    set a new password (read from stdin when piped, else
 //                                              generated and printed), re-enable, unlock, end its sessions
 // Both are written to the audit log.
-import { ConfigError, loadConfig } from '../src/config';
-import { migrateToLatest, openDatabase } from '../src/db/database';
-import { AccountRecoveryError, resetPassword, unlockAccount } from '../src/bootstrap';
+import { ConfigError, loadConfig } from '../config';
+import { migrateToLatest, openDatabase } from '../db/database';
+import { AccountRecoveryError, resetPassword, unlockAccount } from '../bootstrap';
 
 const USAGE = 'usage: npm run admin -- unlock <email>\n       npm run admin -- reset-password <email>   (a new password may be piped on stdin)';
 
