@@ -109,9 +109,6 @@ export default tseslint.config(
       'apps/server/src/**/*.test.ts',
       'apps/server/src/**/*.fixtures.ts',
       'apps/server/src/db/**',
-      // Being rewritten on the sign-in hardening branch, which moves their SQL into repositories.
-      'apps/server/src/bootstrap.ts',
-      'apps/server/src/features/auth/auth.service.ts',
     ],
     rules: {
       'no-restricted-syntax': [
@@ -126,16 +123,5 @@ export default tseslint.config(
         },
       ],
     },
-  },
-  {
-    // Being rewritten on other branches (sign-in hardening; progress on the run helpers): they switch to
-    // users.service, activity.service and notifications.service there, and this exemption goes with them.
-    files: [
-      'apps/server/src/features/auth/auth.service.ts',
-      'apps/server/src/features/progress/progress.service.ts',
-      'apps/server/src/features/progress/run-report.service.ts',
-      'apps/server/src/features/progress/skills.service.ts',
-    ],
-    rules: { 'import-x/no-restricted-paths': 'off' },
   },
 );

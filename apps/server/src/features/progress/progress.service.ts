@@ -17,7 +17,7 @@ import type { Db } from '../../db/database';
 import type { Run, User } from '../../db/schema';
 import { forbidden, notFound } from '../../errors';
 import { decisionSkill, parseStepResult, runDurationSeconds, runFigures } from '../runs/run-figures';
-import { findUserByEmail } from '../users/users.repository';
+import { findUserByEmail } from '../users/users.service';
 import {
   findDifficultySetting,
   findRun,

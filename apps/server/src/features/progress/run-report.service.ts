@@ -4,7 +4,7 @@ import { nowIso } from '../../clock';
 import type { Db } from '../../db/database';
 import type { User } from '../../db/schema';
 import { notFound } from '../../errors';
-import { findUserById } from '../users/users.repository';
+import { findUserById } from '../users/users.service';
 import {
   difficultyFromSetting,
   durationSeconds,

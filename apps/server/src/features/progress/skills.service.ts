@@ -16,7 +16,7 @@ import { nowIso } from '../../clock';
 import type { Db } from '../../db/database';
 import type { User } from '../../db/schema';
 import { forbidden, notFound } from '../../errors';
-import { findUserById } from '../users/users.repository';
+import { findUserById } from '../users/users.service';
 import { parseStepResult, skillScoresOf } from '../runs/run-figures';
 import { PROGRESS_MESSAGES } from './progress.service';
 import { listEstimateResults, tallySkills, tallyTechniques } from './progress.repository';
