@@ -13,7 +13,7 @@ test('the dashboard says users are pending, links to the review, and its cards o
   await expect(page.getByRole('link', { name: /Pending approvals\s*\d+/ })).toHaveAttribute('href', '/admin/pending-users');
   await expect(page.getByRole('link', { name: /Failed sign-ins today\s*\d+/ })).toHaveAttribute('href', '/admin/monitoring');
   await expectAccessible(page);
-  await page.getByRole('link', { name: 'Review' }).click();
+  await page.getByRole('link', { name: 'Review', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Pending Approvals', level: 1 })).toBeVisible();
 });
 
