@@ -2,7 +2,7 @@
 // resilience campaigns and writes bench/results/latest.md. See bench/README.md for every option.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import SQLite from 'better-sqlite3';
+import SQLite from '../apps/server/src/db/sqlite-driver';
 import type { Dialect } from '../apps/server/src/db/database';
 import { answerBenchmark } from './answer/answer.bench';
 import { badInputCampaign } from './campaigns/bad-input.campaign';

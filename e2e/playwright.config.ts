@@ -38,7 +38,8 @@ export default defineConfig({
   projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
   // The real production build, on a free port, with a throw-away data directory.
   webServer: {
-    command: 'node ../node_modules/.bin/tsx ../apps/server/src/main.ts',
+    // The compiled server, as `npm start` runs it (`npm run build` compiles it beside the web app).
+    command: 'node --enable-source-maps ../apps/server/dist/main.js',
     url: `${baseURL}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,

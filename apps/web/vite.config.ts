@@ -34,7 +34,8 @@ export default defineConfig({
   plugins: [react(), precompress()],
   build: {
     outDir: 'dist',
-    sourcemap: true,
+    // No source maps in the build: served beside the bundle they would hand anyone the whole source.
+    sourcemap: false,
     chunkSizeWarningLimit: 700,
   },
   server: {

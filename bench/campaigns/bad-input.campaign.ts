@@ -1,6 +1,6 @@
 import type { Dialect } from '../../apps/server/src/db/database';
 import { runBadInputCampaign, type CampaignReport } from '../../apps/server/test/campaigns/bad-input';
-import { startRun } from '../../apps/server/src/features/runs/runs.service';
+import { runStartsLimit, startRun } from '../../apps/server/src/features/runs/runs.service';
 import { loadBuiltinScenarios } from '../../apps/server/src/features/scenarios/scenarios.loader';
 import { createTestApp, type TestApp } from '../../apps/server/test/helper';
 import { createBenchDatabase } from '../lib/database';
@@ -87,7 +87,9 @@ async function seedRecords(t: TestApp): Promise<void> {
   await loadBuiltinScenarios(t.db, undefined, { warn: () => undefined });
   const owner = await t.createUser({ role: 'student' });
   const scenarios = await t.db.selectFrom('scenarios').select('id').limit(2).execute();
-  for (const scenario of scenarios) await startRun(t.db, owner, { scenarioId: scenario.id });
+  for (const scenario of scenarios) {
+    await startRun(t.db, owner, { scenarioId: scenario.id }, runStartsLimit(t.config.runStartsPerMinute));
+  }
 }
 
 function badInputSection(results: SeedResult[], meta: { quick: boolean; casesPerSeed: number; started: number }): Section {

@@ -98,11 +98,11 @@ export async function crashCampaign(options: CrashOptions): Promise<Section> {
   return crashSection(results, { quick: options.quick, repetitions, traineeCount, seed, started });
 }
 
-/** Every acknowledged answer is stored as acknowledged; every run's score and counts agree with its decisions. */
+/** Every acknowledged answer is stored as acknowledged; every run's score agrees with its decisions' credits. */
 async function checkDatabase(db: Db, dialect: Dialect, acked: AckedAnswer[]): Promise<CheckResult> {
   const decisions = await db
     .selectFrom('run_decisions')
-    .select(['run_id', 'seq', 'step_id', 'option_index', 'correct', 'technique'])
+    .select(['run_id', 'seq', 'step_id', 'option_index', 'correct', 'technique', 'credit_thousandths'])
     .orderBy('run_id')
     .orderBy('seq')
     .execute();
@@ -119,7 +119,7 @@ async function checkDatabase(db: Db, dialect: Dialect, acked: AckedAnswer[]): Pr
 
   const runs = await db
     .selectFrom('runs')
-    .select(['id', 'score', 'technique_counts', 'current_step_id', 'current_answered', 'last_option_index'])
+    .select(['id', 'score_thousandths', 'current_step_id', 'current_answered', 'last_option_index'])
     .execute();
   const perRun = new Map<string, typeof decisions>();
   for (const decision of decisions) {
@@ -131,14 +131,10 @@ async function checkDatabase(db: Db, dialect: Dialect, acked: AckedAnswer[]): Pr
   const stateMismatches: string[] = [];
   for (const run of runs) {
     const list = perRun.get(run.id) ?? [];
-    const correct = list.filter((decision) => decision.correct === 1);
-    const counts: Record<string, number> = {};
-    for (const decision of correct) if (decision.technique) counts[decision.technique] = (counts[decision.technique] ?? 0) + 1;
-    const stored = JSON.parse(run.technique_counts) as Record<string, number>;
-    const sameCounts =
-      Object.keys(counts).length === Object.keys(stored).length && Object.entries(counts).every(([key, value]) => stored[key] === value);
-    if (run.score !== correct.length || !sameCounts) {
-      scoreMismatches.push(`${run.id}: score ${run.score} vs ${correct.length} correct decisions; counts ${run.technique_counts} vs ${JSON.stringify(counts)}`);
+    // The score is the sum of the decisions' credits (no written answer is graded during the campaign).
+    const credited = list.reduce((sum, decision) => sum + decision.credit_thousandths, 0);
+    if (run.score_thousandths !== credited) {
+      scoreMismatches.push(`${run.id}: score ${run.score_thousandths} vs ${credited} thousandths of credit in its decisions`);
     }
     // Sequence numbers run 1..n without gaps, and an answered step is the latest decision.
     if (list.some((decision, index) => decision.seq !== index + 1)) stateMismatches.push(`${run.id}: decision numbers have gaps`);
@@ -231,8 +227,8 @@ function crashSection(
     `${meta.traineeCount} trainees play as in the answer benchmark; at a random moment (0.5-4 s in, seeded with ${meta.seed}) the`,
     'server gets SIGKILL, is started again on the same data (SQLite file in WAL mode / PostgreSQL database), and the',
     'database is checked: every answer the client saw acknowledged with 200 is stored with the same step, option and',
-    'verdict; every run\'s score equals its number of correct decisions and its technique counts equal the correct',
-    'decisions per technique; decision numbers have no gaps and an answered step is the latest decision; SQLite passes',
+    'verdict; every run\'s score (in thousandths) equals the sum of its decisions\' credits; decision numbers have no',
+    'gaps and an answered step is the latest decision; SQLite passes',
     '`PRAGMA integrity_check` and `foreign_key_check`, PostgreSQL passes amcheck on every B-tree index and has no orphans.',
     'Acknowledged and found are cumulative over the repetitions (each check covers every earlier answer too).',
     '',

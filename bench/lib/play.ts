@@ -1,3 +1,4 @@
+import { ACH_MARKS, CONFIDENCE_LEVELS, ESTIMATE_TERMS, RELIABILITY_GRADES, type PlayerStep } from '@tradecraft/shared';
 import type { Trainee } from './trainees';
 
 /** What a trainee does next: start a run, answer the current step, or move on after the answer. */
@@ -9,7 +10,7 @@ export interface PlayRequest {
   path: string;
   body: string;
   /** The answer sent (answer requests only). */
-  answer?: { runId: string; stepId: string; optionIndex: number };
+  answer?: { runId: string; stepId: string };
 }
 
 /** An answer the server acknowledged with 200, as its response described the stored decision. */
@@ -35,19 +36,48 @@ export const newCounters = (): PlayCounters => ({ start: 0, answer: 0, next: 0, 
 interface RunView {
   id: string;
   status: string;
-  currentStep: { id: string; options: unknown[] } | null;
+  currentStep: PlayerStep | null;
   timeline?: { seq: number; stepId: string; optionIndex: number; correct: boolean }[];
+}
+
+/** A random answer of the step's kind, as a trainee clicking about would give. */
+export function randomAnswer(step: PlayerStep, random: () => number): Record<string, unknown> {
+  const pick = <T>(values: readonly T[]): T => values[Math.floor(random() * values.length)]!;
+  const count = step.options.length;
+  switch (step.kind) {
+    case 'choice':
+      return { optionIndex: Math.floor(random() * count) };
+    case 'multi':
+      return { selected: step.options.flatMap((_option, index) => (random() < 0.5 ? [index] : [])) };
+    case 'rank': {
+      const order = step.options.map((_option, index) => index);
+      for (let index = order.length - 1; index > 0; index--) {
+        const other = Math.floor(random() * (index + 1));
+        [order[index], order[other]] = [order[other]!, order[index]!];
+      }
+      return { order };
+    }
+    case 'estimate':
+      return { term: pick(ESTIMATE_TERMS), ...(step.askConfidence ? { confidence: pick(CONFIDENCE_LEVELS) } : {}) };
+    case 'grade-source':
+      return { reliability: pick(RELIABILITY_GRADES), credibility: 1 + Math.floor(random() * 6) };
+    case 'extract':
+      return { values: step.fields.map(() => pick(['evil.example.com', '192.0.2.1', 'T1566.001', ''])) };
+    case 'ach':
+      return { marks: step.evidence.map(() => step.hypotheses.map(() => pick(ACH_MARKS))), best: Math.floor(random() * step.hypotheses.length) };
+    case 'write':
+      return { text: `TLP:AMBER ${pick(['APT29 is likely behind it.', 'It could be anyone.', 'We are very likely facing a crime crew.'])}` };
+  }
 }
 
 /**
  * One simulated trainee playing as fast as it can: start a run of its scenario, answer the current step with
- * a random option, move on (next step, Retry or completion), and start again when the run is over. The state
+ * a random answer of its kind, move on (next step, Retry or completion), and start again when the run is over. The state
  * comes from the server's answers only, as the web player's does.
  */
 export class TraineePlayer {
   private runId: string | null = null;
-  private stepId: string | null = null;
-  private optionCount = 0;
+  private step: PlayerStep | null = null;
   private phase: PlayKind = 'start';
 
   constructor(
@@ -58,14 +88,13 @@ export class TraineePlayer {
   ) {}
 
   nextRequest(): PlayRequest {
-    if (this.phase === 'answer' && this.runId && this.stepId) {
-      const optionIndex = Math.floor(this.random() * this.optionCount);
+    if (this.phase === 'answer' && this.runId && this.step) {
       return {
         kind: 'answer',
         method: 'POST',
         path: `/api/runs/${this.runId}/answer`,
-        body: JSON.stringify({ stepId: this.stepId, optionIndex, timeMs: 1000 + Math.floor(this.random() * 20_000) }),
-        answer: { runId: this.runId, stepId: this.stepId, optionIndex },
+        body: JSON.stringify({ stepId: this.step.id, timeMs: 1000 + Math.floor(this.random() * 20_000), ...randomAnswer(this.step, this.random) }),
+        answer: { runId: this.runId, stepId: this.step.id },
       };
     }
     if (this.phase === 'next' && this.runId) {
@@ -105,8 +134,7 @@ export class TraineePlayer {
       return;
     }
     this.runId = run.id;
-    this.stepId = run.currentStep.id;
-    this.optionCount = run.currentStep.options.length;
+    this.step = run.currentStep;
     this.phase = 'answer';
   }
 }

@@ -296,10 +296,10 @@ export function pagesSection(results: ScaleResult[], meta: { quick: boolean; sta
       const ok = ratio < 2;
       compared += 1;
       if (ok) within += 1;
-      else misses.push(`${timing.key.replace(/[?&]tz=-?\d+/, '')} (${timing.medianMs} → ${other.medianMs} ms)`);
+      else misses.push(`${timing.key.replace(/[?&]tz=[^&]*/, '')} (${timing.medianMs} → ${other.medianMs} ms)`);
       timingRows.push([
         timing.page,
-        `${timing.key.replace(/[?&]tz=-?\d+/, '')}${timing.loadedByPage ? '' : ' (sort/search)'}`,
+        `${timing.key.replace(/[?&]tz=[^&]*/, '')}${timing.loadedByPage ? '' : ' (sort/search)'}`,
         `${timing.status}/${other.status}`,
         timing.medianMs,
         other.medianMs,
@@ -317,7 +317,7 @@ export function pagesSection(results: ScaleResult[], meta: { quick: boolean; sta
     targets.push({
       name: `pages, ${dialect}: server time of each request the pages make, ×${large} vs ×${small}`,
       target: '< 2×',
-      measured: `${pageOnly.length - pageMisses.length} of ${pageOnly.length} within${pageMisses.length ? `; misses: ${pageMisses.map((timing) => timing.key.replace(/[?&]tz=-?\d+/, '')).join(', ')}` : ''}`,
+      measured: `${pageOnly.length - pageMisses.length} of ${pageOnly.length} within${pageMisses.length ? `; misses: ${pageMisses.map((timing) => timing.key.replace(/[?&]tz=[^&]*/, '')).join(', ')}` : ''}`,
       pass: pageMisses.length === 0,
     });
     targets.push({

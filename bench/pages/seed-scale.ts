@@ -8,7 +8,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import SQLite from 'better-sqlite3';
+import SQLite, { type BetterSqlite3 } from '../../apps/server/src/db/sqlite-driver';
 import pg from 'pg';
 import type { ScenarioDefinition } from '@tradecraft/shared';
 import { loadConfig } from '../../apps/server/src/config';
@@ -60,7 +60,7 @@ function sqliteWriter(file: string): Writer {
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = OFF');
   db.pragma('cache_size = -262144');
-  const statements = new Map<string, SQLite.Statement>();
+  const statements = new Map<string, BetterSqlite3.Statement>();
   return {
     async insert(table, columns, rows) {
       const key = `${table}(${columns.join(',')})`;
@@ -182,8 +182,8 @@ export async function seedScale(target: SeedTarget, scale: number): Promise<Scal
     }
 
     // Runs and their decisions, written in slices so memory stays flat at 1,000,000 runs.
-    const runColumns = ['id', 'user_id', 'scenario_id', 'scenario_name', 'step_count', 'current_step_id', 'current_answered', 'last_option_index', 'score', 'technique_counts', 'status', 'started_at', 'finished_at', 'updated_at'];
-    const decisionColumns = ['run_id', 'seq', 'step_id', 'option_index', 'correct', 'decision', 'feedback', 'technique', 'time_ms', 'at'];
+    const runColumns = ['id', 'user_id', 'scenario_id', 'scenario_name', 'step_count', 'current_step_id', 'current_answered', 'last_option_index', 'score_thousandths', 'percent_base', 'played_steps', 'best_path_steps', 'status', 'started_at', 'finished_at', 'updated_at'];
+    const decisionColumns = ['run_id', 'seq', 'step_id', 'option_index', 'correct', 'decision', 'feedback', 'technique', 'time_ms', 'at', 'kind', 'credit_thousandths'];
     let decisions = 0;
     const SLICE = 50_000;
     const spanMs = 365 * DAY_MS;
@@ -200,20 +200,18 @@ export async function seedScale(target: SeedTarget, scale: number): Promise<Scal
         const answered = status === 'completed' ? Math.min(steps.length, 2 + Math.floor(random() * 5)) : Math.floor(random() * Math.min(4, steps.length));
         const runId = randomUUID();
         let score = 0;
-        const techniqueCounts: Record<string, number> = {};
         for (let seq = 1; seq <= answered; seq += 1) {
           const step = steps[seq - 1]!;
-          const optionIndex = random() < 0.65 ? step.correct_option : Math.floor(random() * step.options.length);
-          const correct = optionIndex === step.correct_option;
-          if (correct) {
-            score += 1;
-            if (step.mitre_attack) techniqueCounts[step.mitre_attack] = (techniqueCounts[step.mitre_attack] ?? 0) + 1;
-          }
-          decisionRows.push([runId, seq, step.id, optionIndex, correct ? 1 : 0, step.options[optionIndex]!.text, correct ? '✅ Correct!' : '❌ Incorrect.', step.mitre_attack ?? null, 4000 + Math.floor(random() * 60_000), iso(startedMs + seq * 60_000)]);
+          // A choice step gets a real option; other kinds a full or empty credit, as their answers' text is not read here.
+          const optionIndex = step.kind !== 'choice' ? -1 : random() < 0.65 ? step.correct_option : Math.floor(random() * step.options.length);
+          const correct = step.kind === 'choice' ? optionIndex === step.correct_option : random() < 0.65;
+          if (correct) score += 1;
+          const decision = step.kind === 'choice' ? step.options[optionIndex]!.text : 'An answer';
+          decisionRows.push([runId, seq, step.id, optionIndex, correct ? 1 : 0, decision, correct ? '✅ Correct!' : '❌ Incorrect.', step.mitre_attack ?? null, 4000 + Math.floor(random() * 60_000), iso(startedMs + seq * 60_000), step.kind, correct ? 1000 : 0]);
         }
         decisions += answered;
         const finished = status === 'in_progress' ? null : iso(startedMs + (answered + 1) * 60_000);
-        runRows.push([runId, mine ? traineeId : pick(students), scenario.id, scenario.name, steps.length, steps[Math.min(answered, steps.length - 1)]!.id, 0, null, score, JSON.stringify(techniqueCounts), status, iso(startedMs), finished, finished ?? iso(startedMs)]);
+        runRows.push([runId, mine ? traineeId : pick(students), scenario.id, scenario.name, steps.length, steps[Math.min(answered, steps.length - 1)]!.id, 0, null, score * 1000, status === 'completed' ? answered : steps.length, answered, steps.length, status, iso(startedMs), finished, finished ?? iso(startedMs)]);
       }
       await writer.insert('runs', runColumns, runRows);
       await writer.insert('run_decisions', decisionColumns, decisionRows);

@@ -13,7 +13,7 @@ test('the dashboard says users are pending, links to the review, and its cards o
   await expect(page.getByRole('link', { name: /Pending approvals\s*\d+/ })).toHaveAttribute('href', '/admin/pending-users');
   await expect(page.getByRole('link', { name: /Failed sign-ins today\s*\d+/ })).toHaveAttribute('href', '/admin/monitoring');
   await expectAccessible(page);
-  await page.getByRole('link', { name: 'Review' }).click();
+  await page.getByRole('link', { name: 'Review', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Pending Approvals', level: 1 })).toBeVisible();
 });
 
@@ -84,6 +84,29 @@ test("an admin edits a user's role in Manage Users, and cannot demote themself",
   await rowOf(page, 'admin@e2e.test').getByRole('button', { name: 'Edit admin@e2e.test' }).click();
   await expect(dialog.getByText('You cannot remove your own admin role.')).toBeVisible();
   await expect(dialog.getByRole('switch', { name: 'Disabled' })).toBeDisabled();
+});
+
+test('a user locked by three wrong passwords shows as Locked, and the admin lifts the lock at once', async ({ page, request }) => {
+  const user = await seedUser({ firstName: 'Lena', lastName: 'Locked' });
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    await request.post('/api/auth/login', { data: { email: user.email, password: `Wrong!pass${attempt}` } });
+  }
+  await signInAsAdmin(page);
+  await page.goto('/admin/users');
+  await page.getByLabel('Search').fill(user.email);
+  const row = rowOf(page, user.email);
+  await expect(row).toContainText('Locked');
+  await expectAccessible(page);
+
+  await row.getByRole('button', { name: `Edit ${user.email}` }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit user' });
+  await expect(dialog.getByText(/^Locked after three wrong passwords until .+; switch this off to lift the lock now\.$/)).toBeVisible();
+  await expectAccessible(page);
+  await dialog.getByRole('switch', { name: 'Disabled' }).click();
+  await dialog.getByRole('button', { name: 'Save' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(row).toContainText('Active');
+  expect((await request.post('/api/auth/login', { data: { email: user.email, password: user.password } })).status()).toBe(200);
 });
 
 test('table columns resize by dragging and by keyboard, never below 50 px', async ({ page }) => {

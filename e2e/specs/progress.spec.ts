@@ -60,18 +60,24 @@ async function uploadScenario(admin: APIRequestContext, id: string, name: string
 interface RunState {
   id: string;
   status: string;
-  currentStep: { id: string } | null;
+  currentStep: { id: string; options: { text: string }[] } | null;
 }
 
-/** Plays a run through the run API as the signed-in page user, answering each step with the given option. */
+/**
+ * Plays a run through the run API as the signed-in page user, answering each step with the given option of the
+ * file (0 right, 1 wrong); the run shows options in its own order, so the answer names the option as shown.
+ */
 async function playRun(page: Page, scenarioId: string, answers: number[]): Promise<string> {
   const started = await page.request.post('/api/runs', { data: { scenarioId } });
   expect(started.status(), await started.text()).toBe(201);
   let run = ((await started.json()) as { run: RunState }).run;
-  for (const optionIndex of answers) {
+  for (const fileIndex of answers) {
     expect(run.status).toBe('in_progress');
+    const step = run.currentStep!;
+    const text = STEPS.find((candidate) => candidate.id === step.id)!.options[fileIndex];
+    const optionIndex = step.options.findIndex((option) => option.text === text);
     const answered = await page.request.post(`/api/runs/${run.id}/answer`, {
-      data: { stepId: run.currentStep!.id, optionIndex, timeMs: 4200 },
+      data: { stepId: step.id, optionIndex, timeMs: 4200 },
     });
     expect(answered.status(), await answered.text()).toBe(200);
     const moved = await page.request.post(`/api/runs/${run.id}/next`, { data: {} });
@@ -120,7 +126,8 @@ test.describe('progress and reporting', () => {
     await expect(timeline).toBeVisible();
     await expect(timeline.getByRole('listitem')).toHaveCount(4);
     await expect(timeline.getByRole('listitem').nth(2)).toContainText('Reset the password only');
-    await expect(timeline.getByRole('listitem').nth(2)).toContainText('❌ Incorrect. The correct answer was: "Revoke the stolen session tokens"');
+    await expect(timeline.getByRole('listitem').nth(2)).toContainText('❌ Incorrect.');
+    await expect(timeline.getByRole('listitem').nth(2)).toContainText('Decision 3 · Decision · Credit 0');
     await expect(row.getByRole('button', { name: /^Hide/ })).toHaveAttribute('aria-expanded', 'true');
     await expectAccessible(page);
     await row.getByRole('button', { name: /^Hide/ }).click();
@@ -134,7 +141,8 @@ test.describe('progress and reporting', () => {
     await expect(report.getByRole('link', { name: 'CISA: Phishing guidance' })).toBeVisible();
     const decisions = page.getByRole('region', { name: 'Decisions' }).getByRole('listitem');
     await expect(decisions).toHaveCount(4);
-    await expect(decisions.nth(2)).toContainText('Incorrect');
+    await expect(decisions.nth(2)).toContainText('Wrong');
+    await expect(decisions.nth(2)).toContainText('Credit 0');
     await expect(decisions.nth(2)).toContainText('Reset the password only');
     await expect(decisions.nth(2)).toContainText('Revoke the stolen session tokens');
     await expect(decisions.nth(2)).toContainText('4.2 s');

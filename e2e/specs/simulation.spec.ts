@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { expect, test, type Page } from '@playwright/test';
+import { publishScenario } from '../fixtures/scenario-files';
 import { expectAccessible } from '../support/a11y';
 import { adminApi, seedUser, signInPage, type SeededUser } from '../support/api';
 import { SIMULATION_FIXTURE } from './simulation-fixture';
@@ -15,13 +16,9 @@ let otherTrainee: SeededUser;
 test.beforeAll(async () => {
   const id = `e2e-sim-${randomBytes(4).toString('hex')}`;
   const admin = await adminApi();
-  const uploaded = await admin.post('/api/sim/upload-scenario', {
-    multipart: { file: { name: `${id}.yaml`, mimeType: 'application/yaml', buffer: Buffer.from(SIMULATION_FIXTURE(id)) } },
-  });
-  if (uploaded.status() !== 201) throw new Error(`upload failed: ${uploaded.status()} ${await uploaded.text()}`);
-  scenarioId = ((await uploaded.json()) as { scenario: { id: string } }).scenario.id;
-  scenarioName = `Voicemail lure (${id})`;
+  scenarioId = await publishScenario(admin, SIMULATION_FIXTURE(id), `${id}.yaml`);
   await admin.dispose();
+  scenarioName = `Voicemail lure (${id})`;
   trainee = await seedUser();
   otherTrainee = await seedUser();
 });
@@ -51,29 +48,34 @@ test('a trainee plays a scenario to the end, with a hint, a Retry, right and wro
   // The email is drawn as an email: its header block, then the body.
   await expect(page.getByRole('article', { name: 'Message reported by the clerk' }).getByText('Subject', { exact: true })).toBeVisible();
   await expect(page.getByText('[Voicemail] 1 new message from +1 (555) 0147 - 0:48 sec')).toBeVisible();
-  await scoreLine(page, '0 / 5 (0%)');
+  // The percent divides by the best path's length (4 steps: the sandbox step is off it) until the run completes.
+  await scoreLine(page, '0 / 4 (0%)');
   await expectAccessible(page);
 
-  await page.getByRole('button', { name: 'Show Hint' }).click();
-  await expect(page.getByText('Think about everyone who got the message, not only Dana.')).toBeVisible();
-  await page.getByRole('button', { name: 'Hide Hint' }).click();
-  await expect(page.getByText('Think about everyone who got the message, not only Dana.')).toBeHidden();
+  // The hint is sent only when asked for, and says what it costs first.
+  await expect(page.getByText("Opening the hint costs 25 % of this step's credit.")).toBeVisible();
+  await page.getByRole('button', { name: 'Show hint' }).click();
+  await expect(page.getByRole('note', { name: 'Hint' })).toContainText('Think about everyone who got the message, not only Dana.');
+  await expect(page.getByRole('button', { name: 'Show hint' })).toHaveCount(0);
 
   // A wrong answer whose next step is null: the options lock, the feedback shows, the button reads Retry.
   await option(page, 'Open the attachment on your own workstation to see what it does').click();
-  await expect(feedback(page)).toContainText(`❌ Incorrect. The correct answer was: "${EMAIL_CORRECT}"`);
-  await expect(feedback(page)).toContainText('Never open a suspicious attachment outside a sandbox. Try again.');
+  await expect(feedback(page)).toContainText('❌ Incorrect.');
+  await expect(feedback(page)).toContainText('Credit earned: 0 of 1');
+  await expect(page.getByRole('list', { name: 'Options' })).toContainText('Never open a suspicious attachment outside a sandbox. Try again.');
+  await expect(page.getByRole('list', { name: 'Options' }).getByRole('listitem').filter({ hasText: EMAIL_CORRECT })).toContainText('Correct answer');
   await expect(feedback(page)).toBeFocused();
   await expect(option(page, EMAIL_CORRECT)).toHaveCount(0);
-  await expect(page.getByRole('button', { name: 'Show Hint' })).toHaveCount(0);
   await expectAccessible(page);
   await page.getByRole('button', { name: 'Retry' }).click();
 
-  // Retry stays on the step; the number key 2 chooses the second option, Enter moves on.
+  // Retry stays on the step; the number key 2 chooses the second option, Enter moves on. Only the first answer
+  // of a visit earns credit.
   await expect(option(page, EMAIL_CORRECT)).toBeVisible();
-  await page.keyboard.press('2');
+  await page.keyboard.press(String((await page.getByRole('group', { name: 'Options' }).getByRole('button').allTextContents()).findIndex((text) => text.includes(EMAIL_CORRECT)) + 1));
   await expect(feedback(page)).toContainText('✅ Correct!');
-  await scoreLine(page, '1 / 5 (20%)');
+  await expect(feedback(page)).toContainText('Only the first answer on a visit earns credit: this one earns nothing.');
+  await scoreLine(page, '0 / 4 (0%)');
   await expect(page.getByRole('button', { name: 'Next' })).toBeVisible();
   await page.keyboard.press('Enter');
 
@@ -95,20 +97,23 @@ test('a trainee plays a scenario to the end, with a hint, a Retry, right and wro
 
   await expect(page.getByRole('heading', { level: 1, name: 'Simulation Complete!' })).toBeVisible();
   const stat = (label: string) => page.getByText(label, { exact: true }).locator('..');
-  await expect(stat('Score')).toContainText('3 / 5');
-  await expect(stat('Correct')).toContainText('3');
-  await expect(stat('Incorrect')).toContainText('2');
+  // Completed: the percent divides by the 4 scored steps played; the Retry's right answer earned nothing.
+  await expect(stat('Score')).toContainText('2 / 4');
+  await expect(stat('Score')).toContainText('50%');
+  await expect(stat('Result')).toContainText('Fail');
+  await expect(stat('Right answers')).toContainText('3');
   await expect(stat('Duration')).toContainText(/\d+ seconds?/);
 
-  const attack = page.getByRole('table');
-  await expect(attack.getByRole('row')).toHaveCount(3);
-  await expect(attack.getByRole('row', { name: /T1566\.001 Phishing: Spearphishing Attachment 1/ })).toBeVisible();
-  await expect(attack.getByRole('row', { name: /T1583\.001 Acquire Infrastructure: Domains 1/ })).toBeVisible();
+  const attack = page.getByRole('region', { name: 'MITRE ATT&CK Score' }).getByRole('table');
+  await expect(attack.getByRole('row', { name: /T1566\.001 Phishing: Spearphishing Attachment 0 \/ 1/ })).toBeVisible();
+  await expect(attack.getByRole('row', { name: /T1583\.001 Acquire Infrastructure: Domains 1 \/ 1/ })).toBeVisible();
   await expect(page.getByText(/The MITRE Corporation/)).toBeVisible();
 
   const timeline = page.getByRole('list', { name: 'Decision Timeline' });
   await expect(timeline.getByRole('listitem')).toHaveCount(5);
   await expect(timeline.getByRole('listitem').first()).toContainText('Open the attachment on your own workstation');
+  await expect(timeline.getByRole('listitem').first()).toContainText('Credit 0 (hint opened)');
+  await expect(timeline.getByRole('listitem').nth(1)).toContainText('Later answer: no credit');
 
   await expect(page.getByRole('link', { name: 'View after-action report' })).toHaveAttribute('href', `/runs/${runId}/report`);
   await expect(page.getByRole('link', { name: 'Back to scenarios' })).toHaveAttribute('href', '/scenarios');
@@ -130,7 +135,8 @@ test('End Simulation asks first, then ends the run at once with its score', asyn
   await page.getByRole('button', { name: 'End Simulation' }).click();
   await dialog.getByRole('button', { name: 'End Simulation' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Simulation Ended' })).toBeVisible();
-  await expect(page.getByText('Score', { exact: true }).locator('..')).toContainText('1 / 5');
+  // Ending early divides by the best path's length, so it never inflates the percent.
+  await expect(page.getByText('Score', { exact: true }).locator('..')).toContainText('1 / 4');
   await expect(page.getByRole('heading', { name: 'MITRE ATT&CK Score' })).toBeVisible();
 });
 
@@ -145,11 +151,11 @@ test('leaving mid-run loses nothing: the run resumes at the same step, answered 
   await expect(feedback(page)).toContainText('✅ Correct!');
 
   await page.goto('/dashboard');
-  // SPEC.md's step parameter is accepted, but the server's state wins.
+  // The old step parameter is accepted, but the server's state wins.
   await page.goto(`/simulation/${scenarioId}?simId=${runId}&step=0`);
   await expect(stepHeading(page, 'The sandbox report')).toBeVisible();
   await expect(feedback(page)).toContainText('✅ Correct!');
-  await scoreLine(page, '1 / 5 (20%)');
+  await scoreLine(page, '1 / 4 (25%)');
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(stepHeading(page, "Dana's sign-in log")).toBeVisible();
   await expect(page.getByRole('article', { name: 'Identity provider sign-in log, dana.k' })).toContainText('203.0.113.77');

@@ -1,11 +1,11 @@
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Db, Dialect } from './db/database';
+import { DEFAULT_WEB_DIST } from './paths';
 import { registerAccess } from './plugins/access';
 import { activityRoutes } from './features/activity/activity.routes';
 import { auditRoutes } from './features/audit/audit.routes';
@@ -14,14 +14,17 @@ import { healthRoutes } from './features/health/health.routes';
 import { metaRoutes } from './features/meta/meta.routes';
 import { notificationsRoutes } from './features/notifications/notifications.routes';
 import { profileRoutes } from './features/profile/profile.routes';
+import { reviewsRoutes } from './features/reviews/reviews.routes';
 import { progressRoutes } from './features/progress/progress.routes';
 import { runsRoutes } from './features/runs/runs.routes';
 import { scenariosRoutes } from './features/scenarios/scenarios.routes';
 import { settingsRoutes } from './features/settings/settings.routes';
 import { usersRoutes } from './features/users/users.routes';
 import { registerDocs } from './plugins/docs';
-import { registerErrorHandler } from './plugins/error-handler';
+import { answerFrameworkError, registerErrorHandler } from './plugins/error-handler';
+import { registerOperationalHeaders, requestIdOptions } from './plugins/operations';
 import { registerSecurity } from './plugins/security';
+import { registerSessionCookie } from './plugins/session-cookie';
 import { registerWeb } from './plugins/web';
 
 export interface AppOptions {
@@ -31,34 +34,41 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
-export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
 /** Builds the whole Fastify instance, ready to listen or to take app.inject() calls in tests. */
 export async function buildApp({ config, db, dialect, logger = false }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
     trustProxy: config.trustProxy,
+    ...requestIdOptions(config.trustProxy),
     bodyLimit: 1024 * 1024,
     // Generated bodies and ids only; reject path parameters long enough to be an attack.
     routerOptions: { maxParamLength: 200 },
+    frameworkErrors: answerFrameworkError,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.decorate('db', db);
   app.decorate('dialect', dialect);
   app.decorate('config', config);
 
   registerErrorHandler(app);
+  registerOperationalHeaders(app);
   await app.register(cookie);
   await app.register(multipart, { limits: { files: 1, fields: 5, fileSize: 2 * 1024 * 1024, parts: 6 } });
-  await registerSecurity(app, config.publicOrigin);
+  await registerSecurity(app, config.publicOrigin, config.trustedHosts);
+  registerSessionCookie(app, config.secureCookies);
   registerAccess(app, db);
   await registerDocs(app);
 
   await app.register(
     async (api) => {
       await api.register(healthRoutes, { db });
-      await api.register(authRoutes, { prefix: '/auth', db, secureCookies: config.secureCookies });
+      await api.register(authRoutes, {
+        prefix: '/auth',
+        db,
+        secureCookies: config.secureCookies,
+        lockout: { lockoutMs: config.lockoutMinutes * 60_000 },
+      });
       await api.register(usersRoutes, { prefix: '/users', db });
       await api.register(profileRoutes, { db }); // /profile and /users/:id/photo
       await api.register(metaRoutes, { prefix: '/meta', repositoryUrl: config.repositoryUrl });
@@ -67,8 +77,9 @@ export async function buildApp({ config, db, dialect, logger = false }: AppOptio
       await api.register(notificationsRoutes, { prefix: '/notifications', db });
       await api.register(scenariosRoutes, { prefix: '/sim', db });
       await api.register(settingsRoutes, { prefix: '/settings', db });
-      await api.register(runsRoutes, { prefix: '/runs', db });
+      await api.register(runsRoutes, { prefix: '/runs', db, runStartsPerMinute: config.runStartsPerMinute });
       await api.register(progressRoutes, { prefix: '/progress', db });
+      await api.register(reviewsRoutes, { prefix: '/reviews', db });
     },
     { prefix: '/api' },
   );
@@ -79,7 +90,6 @@ export async function buildApp({ config, db, dialect, logger = false }: AppOptio
 
 declare module 'fastify' {
   interface FastifyInstance {
-    db: Db;
     dialect: Dialect;
     config: Config;
   }

@@ -17,6 +17,15 @@ const envSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     REPOSITORY_URL: z.url({ protocol: /^https?$/ }).default('https://github.com/tradecraft-range/tradecraft'),
     WEB_DIST_DIR: z.string().min(1).optional(),
+    LOCKOUT_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(15),
+    RUN_STARTS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+    TRUSTED_HOSTS: z
+      .string()
+      .default('')
+      .transform((value) => value.split(',').map((host) => host.trim()).filter(Boolean))
+      .refine((hosts) => hosts.every((host) => /^(?:[a-z0-9.-]+|\[[0-9a-f:]+\])(?::\d{1,5})?$/i.test(host)), {
+        message: 'must be a comma-separated list of host names, each with an optional :port',
+      }),
     TRUST_PROXY: z
       .enum(['true', 'false', '1', '0'])
       .default('false')
@@ -39,8 +48,14 @@ export interface Config {
   logLevel: string;
   repositoryUrl: string;
   webDistDir: string | undefined;
+  /** How long three wrong passwords lock an account. */
+  lockoutMinutes: number;
+  /** How many runs one user may start in a minute. */
+  runStartsPerMinute: number;
   /** Take the client address from X-Forwarded-For (only behind a proxy you run). */
   trustProxy: boolean;
+  /** Host names besides PUBLIC_ORIGIN's that the server answers for (and whose origins may change state). */
+  trustedHosts: string[];
 }
 
 export class ConfigError extends Error {}
@@ -68,6 +83,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: values.LOG_LEVEL,
     repositoryUrl: values.REPOSITORY_URL,
     webDistDir: values.WEB_DIST_DIR,
+    lockoutMinutes: values.LOCKOUT_MINUTES,
+    runStartsPerMinute: values.RUN_STARTS_PER_MINUTE,
     trustProxy: values.TRUST_PROXY,
+    trustedHosts: values.TRUSTED_HOSTS,
   };
 }

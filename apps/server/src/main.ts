@@ -43,7 +43,7 @@ async function main(): Promise<void> {
         `\n  First start: an admin account was created.\n    email:    ${admin.email}\n    password: ${admin.generatedPassword}\n  Sign in and change this password under Settings.\n`,
       );
     } else if (admin) {
-      app.log.info({ email: admin.email }, 'admin account created from ADMIN_EMAIL');
+      app.log.info({ email: admin.email }, `admin account ${admin.action} from ADMIN_EMAIL and ADMIN_PASSWORD`);
     }
   } catch (error) {
     app.log.fatal({ err: error }, 'start-up failed');

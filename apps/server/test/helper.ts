@@ -110,6 +110,24 @@ export function assertDeclaredStatuses(): void {
   if (found.length > 0) throw new Error(`Undeclared response status:\n  ${[...new Set(found)].join('\n  ')}`);
 }
 
+/**
+ * Migrates a test database. Test files run in parallel, each in its own PostgreSQL schema that it drops when done;
+ * the migrator's look at the catalogue spans every schema and fails with "schema ... does not exist" (3F000) when
+ * another file drops its schema at that moment. That is a race between test files, not a fault: try again.
+ */
+async function migrateWhileOthersDropSchemas(db: Db, pgSchema: string | undefined): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await migrateToLatest(db, pgSchema);
+      return;
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (!pgSchema || code !== '3F000' || attempt >= 5) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+    }
+  }
+}
+
 /** A freshly migrated database of its own (a SQLite file, or a PostgreSQL schema) and the app on it. */
 export async function createTestApp(
   env: Record<string, string> = {},
@@ -143,7 +161,7 @@ export async function createTestApp(
   }
   const { db, dialect } = handle;
   try {
-    await migrateToLatest(db, pgSchema);
+    await migrateWhileOthersDropSchemas(db, pgSchema);
   } catch (error) {
     await db.destroy();
     await cleanup();
@@ -179,6 +197,7 @@ export async function createTestApp(
       role: 'student',
       disabled: 0,
       failed_attempts: 0,
+      locked_until: null,
       photo_file_id: null,
       created_at: now,
       updated_at: now,

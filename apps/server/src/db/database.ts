@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import SQLite, { type BetterSqlite3 } from './sqlite-driver';
 import {
   CompiledQuery,
   Kysely,
   Migrator,
+  PostgresAdapter,
   PostgresDialect,
   SqliteDialect,
   SqliteDriver,
@@ -49,6 +50,9 @@ export interface DatabaseHandle {
   location: string;
 }
 
+/** The SQLite file of a data directory. */
+export const sqliteFileIn = (dataDir: string): string => path.join(dataDir, 'tradecraft.db');
+
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   if (options.databaseUrl) {
     const pool = new pg.Pool({
@@ -60,7 +64,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     url.password = '';
     return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres', location: url.toString() };
   }
-  const file = options.sqliteFile ?? path.join(options.dataDir ?? './data', 'tradecraft.db');
+  const file = options.sqliteFile ?? sqliteFileIn(options.dataDir ?? './data');
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
@@ -105,8 +109,8 @@ const STATEMENTS_KEPT = 500;
  * SQL text gets the same prepared statement back (least recently used dropped first). A statement still
  * iterating a result is never handed out twice.
  */
-function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
-  const statements = new Map<string, SQLite.Statement>();
+function withStatementCache(sqlite: BetterSqlite3.Database): SqliteDatabase {
+  const statements = new Map<string, BetterSqlite3.Statement>();
   return {
     close: () => sqlite.close(),
     prepare(text: string) {
@@ -129,6 +133,8 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
 /**
  * Runs every migration that has not run yet; throws with the failing migration's error. With a PostgreSQL
  * schema the bookkeeping tables live in it too (Kysely would otherwise find another schema's tables).
+ * On PostgreSQL the whole run holds an advisory lock, so servers starting together on one empty database
+ * migrate one after the other (the later ones find nothing left to do) instead of racing to create tables.
  */
 export async function migrateToLatest(db: Db, pgSchema?: string): Promise<string[]> {
   const migrator = new Migrator({
@@ -136,9 +142,33 @@ export async function migrateToLatest(db: Db, pgSchema?: string): Promise<string
     provider: { getMigrations: async () => migrations },
     ...(pgSchema ? { migrationTableSchema: pgSchema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) throw error instanceof Error ? error : new Error(String(error));
-  return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
+  const migrate = async () => {
+    const { error, results } = await migrator.migrateToLatest();
+    if (error) throw error instanceof Error ? error : new Error(String(error));
+    return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
+  };
+  if (!isPostgresDb(db)) return migrate();
+  return db.connection().execute(async (connection) => {
+    const key = sql`hashtext(${'tradecraft:migrate:'} || current_schema())`;
+    await sql`select pg_advisory_lock(${key})`.execute(connection);
+    try {
+      return await migrate();
+    } finally {
+      await sql`select pg_advisory_unlock(${key})`.execute(connection);
+    }
+  });
+}
+
+const isPostgresDb = (db: DbOrTrx) => db.getExecutor().adapter instanceof PostgresAdapter;
+
+/**
+ * Serialises what follows in this transaction with every other transaction taking the same lock, in any
+ * server process (PostgreSQL: an advisory lock released at commit). SQLite runs one write transaction at
+ * a time already, so there it does nothing.
+ */
+export async function takeTransactionLock(trx: Trx, name: string): Promise<void> {
+  if (!isPostgresDb(trx)) return;
+  await sql`select pg_advisory_xact_lock(hashtext(${`tradecraft:${name}:`} || current_schema()))`.execute(trx);
 }
 
 export async function isDatabaseReachable(db: Db): Promise<boolean> {

@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 // Timestamps are ISO-8601 UTC strings; booleans are 0/1 (see the first migration).
 
@@ -12,6 +12,8 @@ export interface UsersTable {
   role: 'pending' | 'student' | 'admin';
   disabled: number;
   failed_attempts: number;
+  /** Set by the third wrong password; the lock lifts by itself at this time (ISO). Null when not locked. */
+  locked_until: ColumnType<string | null, string | null | undefined, string | null>;
   photo_file_id: string | null;
   created_at: string;
   updated_at: string;
@@ -103,8 +105,22 @@ export interface RunsTable {
   current_step_id: string;
   current_answered: number;
   last_option_index: number | null;
-  score: number;
-  technique_counts: string;
+  /** The score in exact thousandths of a credit. */
+  score_thousandths: number;
+  /** What the percent divides by, in steps (runPercentBase; an old run keeps its step count). */
+  percent_base: number;
+  /** Scored step visits answered. */
+  played_steps: number;
+  /** Scored steps on the scenario's best path when the run started. */
+  best_path_steps: number;
+  /** Written answers waiting for an instructor's grade. */
+  pending_reviews: number;
+  /** 0/1: the current visit's hint was opened. */
+  hint_opened: number;
+  /** 0/1: the current visit had its first submission (a Retry keeps the visit). */
+  visit_submitted: number;
+  /** The raw credit of the last submission; kinds other than choice branch on it. */
+  last_credit_thousandths: number | null;
   status: 'in_progress' | 'completed' | 'ended';
   started_at: string;
   finished_at: string | null;
@@ -123,6 +139,32 @@ export interface RunDecisionsTable {
   technique: string | null;
   time_ms: number | null;
   at: string;
+  kind: string;
+  skill: string;
+  /** The credit earned (after any hint charge; 0 for later submissions and unscored steps), in thousandths. */
+  credit_thousandths: number;
+  first_submission: number;
+  scored: number;
+  hint_used: number;
+  /** The StepResult as JSON; null for decisions recorded before step kinds. */
+  result: string | null;
+}
+
+export interface StepReviewsTable {
+  id: Generated<number>;
+  decision_id: number;
+  run_id: string;
+  user_id: string;
+  scenario_id: string;
+  step_id: string;
+  status: 'pending' | 'graded';
+  auto_thousandths: number;
+  hint_cost_thousandths: number;
+  points: string | null;
+  comment: string | null;
+  graded_by: string | null;
+  submitted_at: string;
+  graded_at: string | null;
 }
 
 export interface Database {
@@ -137,6 +179,7 @@ export interface Database {
   scenarios: ScenariosTable;
   runs: RunsTable;
   run_decisions: RunDecisionsTable;
+  step_reviews: StepReviewsTable;
 }
 
 export type User = Selectable<UsersTable>;

@@ -1,7 +1,8 @@
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/helper';
+import { createTestApp, ORIGIN, type TestApp } from '../../test/helper';
 import type { Access } from './access';
-import { createSession } from './sessions.repository';
+import { createSession, SESSION_COOKIE } from './sessions.repository';
 
 /**
  * Who may call each API route. A route missing here fails the test, so every new route must say who may
@@ -9,6 +10,7 @@ import { createSession } from './sessions.repository';
  */
 const EXPECTED: Record<string, Access> = {
   'GET /api/health': 'public',
+  'GET /api/health/live': 'public',
   'GET /api/meta': 'public',
   'POST /api/auth/register': 'public',
   'POST /api/auth/login': 'public',
@@ -44,6 +46,7 @@ const EXPECTED: Record<string, Access> = {
   'POST /api/runs': 'signedIn',
   'GET /api/runs/:id': 'signedIn',
   'POST /api/runs/:id/answer': 'signedIn',
+  'POST /api/runs/:id/hint': 'signedIn',
   'POST /api/runs/:id/next': 'signedIn',
   'POST /api/runs/:id/end': 'signedIn',
   'GET /api/progress/user/:email': 'signedIn',
@@ -54,6 +57,9 @@ const EXPECTED: Record<string, Access> = {
   'GET /api/progress/runs/:runId/report': 'signedIn',
   'GET /api/progress/skills': 'signedIn',
   'GET /api/progress/skills/layer': 'signedIn',
+  'GET /api/reviews': 'admin',
+  'GET /api/reviews/:id': 'admin',
+  'POST /api/reviews/:id/grade': 'admin',
 };
 
 // Routes whose call with an empty body would change the caller's own state; checked without side effects.
@@ -63,15 +69,16 @@ const isStream = (url: string) => url.endsWith('/stream');
 
 describe('authorization matrix', () => {
   let t: TestApp;
-  const tokens: Record<'student' | 'admin' | 'disabled', () => Promise<string>> = {} as never;
-  const emails: Record<'student' | 'admin' | 'disabled', string> = {} as never;
+  const tokens: Record<'student' | 'admin' | 'disabled' | 'pending', () => Promise<string>> = {} as never;
+  const emails: Record<'student' | 'admin' | 'disabled' | 'pending', string> = {} as never;
 
   beforeAll(async () => {
     t = await createTestApp();
     const student = await t.createUser({ role: 'student' });
     const admin = await t.createUser({ role: 'admin' });
     const disabled = await t.createUser({ role: 'admin' });
-    Object.assign(emails, { student: student.email, admin: admin.email, disabled: disabled.email });
+    const pending = await t.createUser({ role: 'pending' });
+    Object.assign(emails, { student: student.email, admin: admin.email, disabled: disabled.email, pending: pending.email });
     const client = { ip: '127.0.0.1', userAgent: 'matrix' };
     // A fresh session per call, so no call (say, a logout) can spoil the next one.
     tokens.student = async () => (await createSession(t.db, student.id, client)).token;
@@ -79,6 +86,8 @@ describe('authorization matrix', () => {
     const disabledToken = (await createSession(t.db, disabled.id, client)).token;
     await t.db.updateTable('users').set({ disabled: 1 }).where('id', '=', disabled.id).execute();
     tokens.disabled = async () => disabledToken;
+    // A pending account cannot sign in; a session made for it anyway (say, before a role change) opens nothing.
+    tokens.pending = async () => (await createSession(t.db, pending.id, client)).token;
   });
   afterAll(() => t.close());
 
@@ -114,17 +123,153 @@ describe('authorization matrix', () => {
       }
       const student = await call(await tokens.student(), 'student');
       const admin = await call(await tokens.admin(), 'admin');
+      const pending = await call(await tokens.pending(), 'pending');
       const allowed = (status: number) => status !== 401 && status !== 403;
       const wants = {
         anonymous: expected === 'public' ? allowed(anonymous) : anonymous === 401,
         student: expected === 'admin' ? student === 403 : allowed(student),
         admin: allowed(admin),
         disabled: expected === 'public' ? allowed(disabled) : disabled === 401,
+        pending: expected === 'public' ? allowed(pending) : pending === 401,
       };
       for (const [who, ok] of Object.entries(wants)) {
-        if (!ok) failures.push(`${key} (${expected}) as ${who}: anonymous ${anonymous}, student ${student}, admin ${admin}, disabled ${disabled}`);
+        if (!ok) {
+          failures.push(`${key} (${expected}) as ${who}: anonymous ${anonymous}, student ${student}, admin ${admin}, disabled ${disabled}, pending ${pending}`);
+        }
       }
     }
     expect(failures).toEqual([]);
+  });
+});
+
+/**
+ * Ways of writing a route's path that a router which decodes percent-escapes may read as the route, while a test
+ * of the raw URL would not (the bypass found by the security review: `/%61pi/users` read the users list).
+ */
+export function pathVariants(path: string): string[] {
+  const escape = (char: string, upper: boolean) => {
+    const hex = char.charCodeAt(0).toString(16);
+    return `%${upper ? hex.toUpperCase() : hex}`;
+  };
+  const segments = path.split('/');
+  const own = segments[2] ?? '';
+  const withOwn = (replacement: string) => [...segments.slice(0, 2), replacement, ...segments.slice(3)].join('/');
+  const variants = [
+    path.replace('/api', `/${escape('a', false)}pi`),
+    path.replace('/api', `/a${escape('p', true)}i`),
+    path.replace('/api', `/${escape('a', false)}${escape('p', true)}${escape('i', false)}`),
+    `/${path}`,
+    path.replace('/api/', '/api//'),
+    path.replace('/api/', '/api/./'),
+    path.replace('/api/', '/x/../api/'),
+    path.replace('/api/', `/api${escape('/', true)}`),
+  ];
+  if (/^[a-z]/i.test(own)) variants.push(withOwn(`${escape(own[0]!, false)}${own.slice(1)}`));
+  if (own.length > 1) variants.push(withOwn(`${own[0]}${escape(own[1]!, true)}${own.slice(2)}`));
+  return variants;
+}
+
+describe('encoded and doubled paths', () => {
+  let t: TestApp;
+  let adminToken: string;
+  let studentToken: string;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const client = { ip: '127.0.0.1', userAgent: 'matrix' };
+    adminToken = (await createSession(t.db, (await t.createUser({ role: 'admin' })).id, client)).token;
+    studentToken = (await createSession(t.db, (await t.createUser({ role: 'student' })).id, client)).token;
+  });
+  afterAll(() => t.close());
+
+  it('reach no route: every variant of every route is refused before routing, whoever calls', async () => {
+    // Over a real socket: an in-process client would tidy `/./` and `/../` away before the server saw them.
+    const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const { port } = new URL(address);
+    const failures: string[] = [];
+    for (const route of t.app.apiRoutes) {
+      const plain = route.url.replace(/:[a-zA-Z]+/g, 'no-such-id');
+      for (const url of pathVariants(plain)) {
+        for (const [who, token] of [['anonymous', undefined], ['student', studentToken], ['admin', adminToken]] as const) {
+          const { status, body } = await rawRequest(Number(port), route.method, url, token);
+          if (status !== 400 || JSON.parse(body).error !== 'The request path is malformed.') {
+            failures.push(`${route.method} ${url} as ${who}: ${status}`);
+          }
+        }
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('are refused for a foreign Origin on every state-changing route, as the plain paths are', async () => {
+    const failures: string[] = [];
+    for (const route of t.app.apiRoutes.filter((r) => r.method !== 'GET')) {
+      const plain = route.url.replace(/:[a-zA-Z]+/g, 'no-such-id');
+      for (const url of [plain, ...pathVariants(plain)]) {
+        const response = await t.request({
+          method: route.method as 'POST',
+          url,
+          body: {},
+          cookie: adminToken,
+          headers: { origin: 'https://evil.example' },
+        });
+        if (response.statusCode !== 403 && response.statusCode !== 400) failures.push(`${route.method} ${url}: ${response.statusCode}`);
+        if (url === plain && response.statusCode !== 403) failures.push(`${route.method} ${url} (plain): ${response.statusCode}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('refuses /%61pi/users, which gave an anonymous caller every account before the fix', async () => {
+    const response = await t.request({ method: 'GET', url: '/%61pi/users' });
+    expect(response.statusCode).toBe(400);
+    expect(response.body).not.toContain('@example.com');
+  });
+});
+
+/** One request with the path sent byte for byte as given. */
+function rawRequest(port: number, method: string, path: string, token?: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const hasBody = method !== 'GET' && method !== 'DELETE';
+    const request = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        method,
+        path,
+        headers: {
+          host: 'localhost',
+          origin: ORIGIN,
+          ...(hasBody ? { 'content-type': 'application/json' } : {}),
+          ...(token ? { cookie: `${SESSION_COOKIE}=${token}` } : {}),
+        },
+      },
+      (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      },
+    );
+    request.on('error', reject);
+    request.end(hasBody ? '{}' : undefined);
+  });
+}
+
+describe('the API description', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('is for signed-in admins only: the document, its browser and its files', async () => {
+    const student = await t.userWithSession('student');
+    const admin = await t.userWithSession('admin');
+    for (const url of ['/api/docs', '/api/docs/json', '/api/docs/yaml', '/api/docs/static/index.html']) {
+      const as = async (cookie?: string) => (await t.request({ method: 'GET', url, ...(cookie ? { cookie } : {}) })).statusCode;
+      expect([url, await as(), await as(student.cookie)]).toEqual([url, 401, 403]);
+      expect([200, 302]).toContain(await as(admin.cookie));
+    }
   });
 });

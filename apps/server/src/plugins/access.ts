@@ -10,6 +10,8 @@ export type Access = 'public' | 'signedIn' | 'admin';
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /** Set for every route under /api when it is registered (an API route loads the session). */
+    api?: boolean;
   }
   interface FastifyInstance {
     /** Every /api route with the access it declared (the authorization matrix test walks it). */
@@ -28,6 +30,11 @@ export function currentUser(request: FastifyRequest): User {
   return request.user;
 }
 
+/**
+ * Decides who may call each route from the route the router matched, never from the raw URL: the router matches
+ * the percent-decoded path, so a test of `request.url` can be walked round with `/%61pi/users` (docs/architecture.md,
+ * "Access control").
+ */
 export function registerAccess(app: FastifyInstance, db: Db): void {
   app.decorateRequest('user', null);
   app.decorateRequest('sessionId', null);
@@ -35,14 +42,20 @@ export function registerAccess(app: FastifyInstance, db: Db): void {
   app.decorate('apiRoutes', apiRoutes);
 
   app.addHook('onRoute', (route) => {
-    if (!route.url.startsWith('/api')) return;
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const isApi = route.url === '/api' || route.url.startsWith('/api/');
     if (route.url.startsWith('/api/docs')) {
-      route.config = { ...route.config, access: 'public' };
+      route.config = { ...route.config, access: 'public', api: true };
       return;
     }
-    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!isApi) {
+      // The web app's files and pages: public by nature, and they never load a session.
+      route.config = { ...route.config, access: route.config?.access ?? 'public', api: false };
+      return;
+    }
+    route.config = { ...route.config, api: true };
     if (methods.every((method) => method === 'HEAD')) return;
-    const access = route.config?.access;
+    const access = route.config.access;
     if (!access) {
       throw new Error(`Route ${methods.join(',')} ${route.url} must declare config.access`);
     }
@@ -50,7 +63,10 @@ export function registerAccess(app: FastifyInstance, db: Db): void {
   });
 
   app.addHook('onRequest', async (request) => {
-    if (!request.url.startsWith('/api/')) return; // static files need no session
+    // No matched route: the not-found handler answers, and it gives nothing away.
+    if (request.routeOptions.url === undefined) return;
+    const { access, api } = request.routeOptions.config;
+    if (!api) return;
     const token = request.cookies[SESSION_COOKIE];
     if (token) {
       const loaded = await loadSession(db, token);
@@ -59,7 +75,8 @@ export function registerAccess(app: FastifyInstance, db: Db): void {
         request.sessionId = loaded.sessionId;
       }
     }
-    const access = request.routeOptions.config.access ?? 'public';
+    // Deny by default: a matched API route that somehow declares nothing is refused, never opened.
+    if (access === undefined) throw forbidden();
     if (access === 'public') return;
     if (!request.user) throw unauthorized();
     if (access === 'admin' && request.user.role !== 'admin') throw forbidden();

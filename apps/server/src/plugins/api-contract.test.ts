@@ -21,7 +21,7 @@ beforeAll(async () => {
   t = await createTestApp();
   await loadBuiltinScenarios(t.db, undefined, { warn: () => undefined });
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradecraft-contract-'));
-  const document = (await t.request({ method: 'GET', url: '/api/docs/json' })).json();
+  const document = (await t.request({ method: 'GET', url: '/api/docs/json', cookie: (await t.userWithSession('admin')).cookie })).json();
   fs.writeFileSync(path.join(dir, 'api.d.ts'), astToString(await openapiTS(document)));
   fs.copyFileSync(clientSource, path.join(dir, 'client.ts'));
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type: 'module' }));

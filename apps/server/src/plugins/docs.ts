@@ -2,9 +2,12 @@ import type { Readable } from 'node:stream';
 import swagger, { type SwaggerTransform } from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { apiErrorSchema } from '@tradecraft/shared';
-import type { FastifyInstance, FastifySchema, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyRequest, FastifySchema, RouteOptions } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { forbidden } from '../errors';
+import { currentUser } from './access';
+import { STATE_CHANGING_METHODS, BODY_METHODS } from './security';
 import { SESSION_COOKIE } from './sessions.repository';
 
 declare module 'fastify' {
@@ -28,6 +31,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   409: 'The request conflicts with the current state (`error` says how).',
   410: 'The record is gone for good.',
   413: 'The body or the file is larger than the limit.',
+  421: 'The request named a host this server does not answer for.',
   415: 'The body is not JSON (or multipart/form-data for an upload).',
   429: 'Too many attempts; `Retry-After` says how many seconds to wait.',
   503: 'The database is busy or unreachable; try again shortly (after `Retry-After` seconds when it is given).',
@@ -70,21 +74,19 @@ export function fileResponse<T extends z.ZodType = typeof fileBody>(options: {
   };
 }
 
-const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-const WITH_BODY = new Set(['POST', 'PUT', 'PATCH']);
-
 /**
  * The statuses any route can answer whatever it does, from what it is: its access (401, 403), its method (the
- * CSRF rule's 403 and 415, the body limit's 413), and for every route 400 (a NUL character is refused in any
+ * CSRF rule's 403 and 415, the body limit's 413), a Host check's 421 (unless the route answers any host), and for every route 400 (a NUL character is refused in any
  * query, even one the route ignores) and 503 (the database busy or unreachable).
  */
 function standardErrorStatuses(route: RouteOptions): number[] {
   const methods = [route.method].flat();
   const access = route.config?.access ?? 'public';
   const statuses = new Set<number>([400, 503]);
+  if (!route.config?.anyHost) statuses.add(421);
   if (access !== 'public') statuses.add(401);
-  if (access === 'admin' || methods.some((method) => STATE_CHANGING.has(method))) statuses.add(403);
-  if (methods.some((method) => WITH_BODY.has(method))) {
+  if (access === 'admin' || methods.some((method) => STATE_CHANGING_METHODS.has(method))) statuses.add(403);
+  if (methods.some((method) => BODY_METHODS.has(method))) {
     statuses.add(413);
     statuses.add(415);
   }
@@ -163,8 +165,17 @@ const TAGS = [
   { name: 'scenarios', description: 'The scenario library: list, read, publish and delete scenarios.' },
   { name: 'settings', description: 'Platform settings: the difficulty the scenario picker recommends.' },
   { name: 'runs', description: 'Playing a scenario: start a run, answer each step, move on, end it.' },
+  { name: 'reviews', description: 'The instructor review queue: grade written answers by rubric (admins).' },
   { name: 'progress', description: 'Progress and reporting: dashboards, Training Progress, after-action reports, ATT&CK skills.' },
 ];
+
+/**
+ * The API description and its browser are for signed-in admins: the document maps every route, which is
+ * nothing an anonymous visitor needs. Runs after session loading, so request.user is known.
+ */
+async function requireSignedInAdmin(request: FastifyRequest): Promise<void> {
+  if (currentUser(request).role !== 'admin') throw forbidden();
+}
 
 /** The OpenAPI description, generated from the route schemas and browsable at /api/docs. */
 export async function registerDocs(app: FastifyInstance): Promise<void> {
@@ -198,5 +209,5 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
     transform,
     transformObject: (documentObject) => withoutUnusedSchemas(jsonSchemaTransformObject(documentObject) as JsonObject),
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true, uiHooks: { onRequest: requireSignedInAdmin } });
 }

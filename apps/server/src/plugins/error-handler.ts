@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance, HTTPMethods } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isDatabaseBusy } from '../db/errors';
 import { AppError } from '../errors';
@@ -17,6 +17,14 @@ function describeValidation(error: { validation: { instancePath?: string; messag
     path: [error.validationContext, ...(issue.instancePath ?? '').split('/').filter(Boolean)].filter(Boolean).join('.'),
     message: issue.message ?? 'is invalid',
   }));
+}
+
+/**
+ * Fastify answers a few errors before any route or hook runs (a malformed percent-encoding, an over-long path
+ * parameter), quoting the URL; this is its `frameworkErrors` option, answering in the product's words.
+ */
+export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  void reply.status(error.statusCode ?? 400).send({ error: clientErrorMessage(error) });
 }
 
 /** One place that turns every error into a response: 4xx say what is wrong, 5xx say nothing of the inside. */
@@ -71,7 +79,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (pathname.startsWith('/api/') && withoutSlash !== pathname && app.hasRoute({ method: request.method as HTTPMethods, url: withoutSlash })) {
       return reply.redirect(`${withoutSlash}${request.url.slice(pathname.length)}`, 308);
     }
-    return reply.status(404).send({ error: `No route ${request.method} ${request.url.split('?')[0]}.` });
+    return reply.status(404).send({ error: 'There is no such API route.' });
   });
 }
 
@@ -85,18 +93,43 @@ function readableIssue(issue: ValidationIssue): string {
   return `Invalid ${issue.path || 'request'}: ${issue.message}`;
 }
 
-function clientErrorMessage(error: FastifyError): string {
-  switch (error.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-    case 'FST_REQ_FILE_TOO_LARGE':
-      return 'The request is too large.';
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return 'Unsupported content type.';
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return 'The request body is empty.';
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return 'The request body is not valid JSON.';
-    default:
-      return error.message || 'Bad request.';
-  }
+/**
+ * The product's own words for the framework's client errors. Fastify's messages can quote the request (the
+ * URL, a header), so none of them is passed on; an unknown code gets the sentence for its status.
+ */
+const FRAMEWORK_MESSAGES: Record<string, string> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: 'The request is too large.',
+  FST_REQ_FILE_TOO_LARGE: 'The request is too large.',
+  FST_PARTS_LIMIT: 'The upload has too many parts.',
+  FST_FILES_LIMIT: 'Send one file at a time.',
+  FST_FIELDS_LIMIT: 'The upload has too many fields.',
+  FST_PROTO_VIOLATION: 'The upload could not be read. Send the file as multipart/form-data.',
+  FST_INVALID_MULTIPART_CONTENT_TYPE: 'The upload could not be read. Send the file as multipart/form-data.',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported content type.',
+  FST_ERR_CTP_INVALID_TYPE: 'Unsupported content type.',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty.',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON.',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The request body does not match its Content-Length.',
+  FST_ERR_CTP_EMPTY_TYPE: 'The Content-Type header is empty.',
+  FST_ERR_BAD_URL: 'The address of the request is not valid.',
+  FST_ERR_INVALID_URL: 'The address of the request is not valid.',
+  FST_ERR_MAX_PARAM_LENGTH: 'The address of the request is too long.',
+  FST_ERR_VALIDATION: 'The request is not valid.',
+};
+
+const STATUS_MESSAGES: Record<number, string> = {
+  400: 'Bad request.',
+  404: 'Not found.',
+  405: 'That method is not allowed here.',
+  406: 'No acceptable response format.',
+  408: 'The request took too long.',
+  411: 'The request needs a Content-Length.',
+  413: 'The request is too large.',
+  414: 'The address of the request is too long.',
+  415: 'Unsupported content type.',
+  431: 'The request headers are too large.',
+};
+
+export function clientErrorMessage(error: Pick<FastifyError, 'code' | 'statusCode'>): string {
+  return FRAMEWORK_MESSAGES[error.code] ?? STATUS_MESSAGES[error.statusCode ?? 400] ?? 'The request could not be handled.';
 }

@@ -25,9 +25,10 @@ export interface CampaignReport {
 
 type Caller = 'anonymous' | 'student' | 'admin';
 
-// Tables whose 4xx-time changes are the point (failed sign-ins are counted and logged; limits count attempts).
+// Tables whose 4xx-time changes are the point (failed sign-ins are counted, logged and lock the account; limits
+// count attempts).
 const VOLATILE_TABLES = new Set(['sessions', 'rate_limits', 'login_events', 'kysely_migration', 'kysely_migration_lock']);
-const VOLATILE_COLUMNS = new Set(['failed_attempts', 'disabled', 'last_seen_at']);
+const VOLATILE_COLUMNS = new Set(['failed_attempts', 'locked_until', 'disabled', 'last_seen_at']);
 const TABLES = ['users', 'files', 'settings', 'audit_log', 'notifications', 'scenarios', 'runs', 'run_decisions'];
 
 async function snapshot(t: TestApp): Promise<string> {
@@ -171,7 +172,32 @@ const caseArbitrary = (routeCount: number, knownIds: readonly string[]) =>
     origin: fc.constantFrom(ORIGIN, ORIGIN, ORIGIN, 'https://evil.example', 'null'),
     headers: extraHeaders,
     contentType: contentTypeClaim,
+    // Most cases use the route's plain path; the rest write it so that a prefix test and the router could disagree.
+    pathVariant: fc.constantFrom('plain', 'plain', 'plain', 'plain', 'escapedPrefix', 'escapedSegment', 'mixedCaseEscapes', 'doubledSlash', 'escapedSlash'),
   });
+
+/** The route's path written another way: every such variant must be refused before it reaches a route. */
+function writeVariant(path: string, variant: string): string {
+  switch (variant) {
+    case 'escapedPrefix':
+      return path.replace(/^\/api/, '/%61pi');
+    case 'escapedSegment':
+      return path.replace(/^\/api\/([a-z])/, (_match, letter: string) => `/api/%${letter.charCodeAt(0).toString(16)}`);
+    case 'mixedCaseEscapes':
+      // The first two letters of the route's own segment escaped, one in lower-case hex and one in upper-case.
+      return path.replace(
+        /^\/api\/([a-z])([a-z])/,
+        (_match, first: string, second: string) =>
+          `/api/%${first.charCodeAt(0).toString(16)}%${second.charCodeAt(0).toString(16).toUpperCase()}`,
+      );
+    case 'doubledSlash':
+      return path.replace(/^\/api\//, '/api//');
+    case 'escapedSlash':
+      return path.replace(/^\/api\//, '/api%2F');
+    default:
+      return path;
+  }
+}
 
 export async function runBadInputCampaign(t: TestApp, { numRuns, seed, byStatus = {} }: CampaignOptions): Promise<CampaignReport> {
   const student = await t.createUser({ role: 'student' });
@@ -182,14 +208,18 @@ export async function runBadInputCampaign(t: TestApp, { numRuns, seed, byStatus 
   const scenarioIds = (await t.db.selectFrom('scenarios').select('id').execute()).map((row) => row.id);
   const runIds = (await t.db.selectFrom('runs').select('id').limit(20).execute()).map((row) => row.id);
   const knownIds = [student.id, admin.id, pending.id, student.email, admin.email, ...scenarioIds, ...runIds];
-  // Streams never end under inject(); they are exercised by their own tests.
-  const routes = t.app.apiRoutes.filter((route) => !route.url.endsWith('/stream'));
+  // Streams never end under inject(); they are exercised by their own tests. The API description is not in the
+  // route table (its plugin declares its own routes) but is for admins only, so it is aimed at too.
+  const routes = [
+    ...t.app.apiRoutes.filter((route) => !route.url.endsWith('/stream')),
+    ...['/api/docs', '/api/docs/json', '/api/docs/yaml'].map((url) => ({ method: 'GET', url })),
+  ];
 
   await fc.assert(
     fc.asyncProperty(caseArbitrary(routes.length, knownIds), async (generated) => {
       const route = routes[generated.route]!;
       const url =
-        route.url.replace(/:[a-zA-Z]+/g, () => encodeURIComponent(generated.param) || 'x') +
+        writeVariant(route.url.replace(/:[a-zA-Z]+/g, () => encodeURIComponent(generated.param) || 'x'), generated.pathVariant) +
         (Object.keys(generated.query).length ? `?${new URLSearchParams(generated.query).toString()}` : '');
       const userId = generated.caller === 'admin' ? admin.id : generated.caller === 'student' ? student.id : null;
       const token = userId ? (await createSession(t.db, userId, client)).token : undefined;
@@ -209,6 +239,9 @@ export async function runBadInputCampaign(t: TestApp, { numRuns, seed, byStatus 
       byStatus[response.statusCode] = (byStatus[response.statusCode] ?? 0) + 1;
       const where = `${route.method} ${url} as ${generated.caller}`;
       if (response.statusCode >= 500) throw new Error(`${where} answered ${response.statusCode}: ${response.body.slice(0, 300)}`);
+      if (generated.pathVariant !== 'plain' && response.statusCode !== 400) {
+        throw new Error(`${where} (a ${generated.pathVariant} path) answered ${response.statusCode}; it must be refused with 400`);
+      }
       if (response.statusCode >= 400) {
         let error: unknown;
         try {

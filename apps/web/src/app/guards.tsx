@@ -2,8 +2,8 @@ import { hasRole, type Role } from '@tradecraft/shared';
 import { Button, Center, Loader, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { useSession } from '../features/auth/api/get-session';
-import { paths } from './paths';
+import { useSession } from '../lib/session';
+import { paths } from '../lib/paths';
 
 export function LoadingScreen() {
   return (

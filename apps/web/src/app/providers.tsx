@@ -2,12 +2,12 @@ import { localStorageColorSchemeManager, MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
-import { ApiError } from './api-client';
-import { PreferencesProvider } from './preferences';
-import { buildTheme, cssVariablesResolver } from './theme';
+import { ApiError } from '../lib/api-client';
+import { PreferencesProvider } from '../ui/preferences';
+import { buildTheme, cssVariablesResolver } from '../ui/theme';
 import './theme.css';
 
-// Mantine keeps the colour scheme under the key 'theme' ('light' | 'dark'), as SPEC.md names it.
+// Mantine keeps the colour scheme under the key 'theme' ('light' | 'dark'), the name earlier versions used.
 const colorSchemeManager = localStorageColorSchemeManager({ key: 'theme' });
 
 function createQueryClient() {

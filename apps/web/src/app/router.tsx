@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
 import { LoadingScreen, RequireRole, RoleRedirect } from './guards';
-import { paths } from './paths';
+import { paths } from '../lib/paths';
 
 // Every screen is its own chunk, so the sign-in page never carries the admin panel.
 type PageModule = { default: ComponentType };
@@ -41,6 +41,8 @@ export const routes: RouteObject[] = [
           { path: paths.auditLog, ...page(() => import('../features/audit/pages/audit-log-page')) },
           { path: paths.scenarioConfig, ...page(() => import('../features/scenarios/pages/scenario-config-page')) },
           { path: paths.trainingProgress, ...page(() => import('../features/progress/pages/training-progress-page')) },
+          { path: paths.reviews, ...page(() => import('../features/reviews/pages/review-queue-page')) },
+          { path: '/admin/reviews/:reviewId', ...page(() => import('../features/reviews/pages/review-page')) },
           { path: paths.difficulty, ...page(() => import('../features/scenarios/pages/difficulty-page')) },
           { path: paths.upload, ...page(() => import('../features/scenarios/pages/upload-page')) },
           { path: paths.underConstruction, ...page(() => import('../features/help/pages/under-construction-page')) },

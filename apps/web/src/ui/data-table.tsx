@@ -29,7 +29,7 @@ declare module '@tanstack/react-table' {
   }
 }
 
-/** SPEC.md section 5: no column narrower than 50 px when resizing. */
+/** No column narrower than 50 px when resizing, so a header stays readable. */
 export const MIN_COLUMN_WIDTH = 50;
 const KEYBOARD_RESIZE_STEP = 10;
 
@@ -131,7 +131,7 @@ function HeaderCell<T>({ header, table }: { header: Header<T, unknown>; table: T
 
 /**
  * The one table of every admin list: click a header to sort ascending, again for descending; drag a
- * header's edge (or focus it and press the arrow keys) to resize; 10 rows a page with SPEC.md's pager;
+ * header's edge (or focus it and press the arrow keys) to resize; 10 rows a page with the windowed pager;
  * loading, empty and error states. In server mode (logs) sorting and paging are the caller's state and
  * the rows given are already the page; in client mode the table sorts and pages the rows itself.
  */

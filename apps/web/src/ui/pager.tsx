@@ -12,7 +12,7 @@ export interface PagerProps {
 }
 
 /**
- * SPEC.md's pager: a window of page numbers (5), with '<<' and '>>' moving a whole window back or forward.
+ * The pager: a window of page numbers (5), with '<<' and '>>' moving a whole window back or forward.
  */
 export function Pager({ page, pageCount, onChange, label = 'Pages', windowSize = PAGE_WINDOW }: PagerProps) {
   const window = pageWindow(page, pageCount, windowSize);

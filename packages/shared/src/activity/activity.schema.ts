@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { pageOf, pageQuerySchema, sortDirectionSchema } from '../paging/paging';
+import { timeZoneSchema } from '../time/time-zone.schema';
 
 export const LOGIN_EVENTS = ['login', 'logout', 'failed_login', 'password_change'] as const;
 export type LoginEventKind = (typeof LOGIN_EVENTS)[number];
@@ -8,8 +10,7 @@ export type LoginActivitySortColumn = (typeof LOGIN_ACTIVITY_SORT_COLUMNS)[numbe
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates must look like 2026-11-21.');
 const optionalDate = z.preprocess((value) => (value === '' ? undefined : value), isoDate.optional());
-/** The browser's Date#getTimezoneOffset() (minutes, UTC minus local); 0 means UTC. */
-const tz = z.coerce.number().int().min(-840).max(840).default(0);
+const tz = timeZoneSchema;
 
 /** The filters shared by the page, the stats-free CSV export and the table. */
 export const loginActivityFilterSchema = z.object({
@@ -22,10 +23,9 @@ export const loginActivityFilterSchema = z.object({
 });
 
 export const loginActivityQuerySchema = loginActivityFilterSchema.extend({
+  ...pageQuerySchema.shape,
   sort: z.enum(LOGIN_ACTIVITY_SORT_COLUMNS).default('timestamp'),
-  dir: z.enum(['asc', 'desc']).default('desc'),
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(10),
+  dir: sortDirectionSchema.default('desc'),
 });
 /** What a client may send (every field optional; the server fills the defaults). */
 export type LoginActivityQuery = Partial<z.output<typeof loginActivityQuerySchema>>;
@@ -39,12 +39,7 @@ export const loginEventSchema = z.object({
 });
 export type LoginEvent = z.infer<typeof loginEventSchema>;
 
-export const loginActivityPageSchema = z.object({
-  items: z.array(loginEventSchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  pageSize: z.number().int(),
-});
+export const loginActivityPageSchema = pageOf(loginEventSchema);
 export type LoginActivityPage = z.infer<typeof loginActivityPageSchema>;
 
 export const loginActivityStatsQuerySchema = z.object({ tz });

@@ -32,10 +32,30 @@ export function findTechnique(id: string): AttackTechnique | undefined {
   return byId.get(id.trim().toUpperCase());
 }
 
-/** "T1566.001 Spearphishing Attachment", or the id alone when it is not in the dataset. */
-export function techniqueLabel(id: string): string {
+/** A technique as the API names it: `{ id, name }`, the name prefixed by its parent's for a sub-technique. */
+export interface TechniqueNameRef {
+  id: string;
+  name: string;
+}
+
+/** "Phishing: Spearphishing Attachment" for T1566.001; the id itself as the name when the dataset does not know it. */
+export function techniqueRef(id: string): TechniqueNameRef {
   const technique = findTechnique(id);
-  if (!technique) return id;
+  if (!technique) return { id, name: id };
   const parent = technique.subtechnique_of ? findTechnique(technique.subtechnique_of) : undefined;
-  return parent ? `${technique.id} ${parent.name}: ${technique.name}` : `${technique.id} ${technique.name}`;
+  return { id: technique.id, name: parent ? `${parent.name}: ${technique.name}` : technique.name };
+}
+
+/** The id a step's or decision's technique is counted under (the dataset's spelling); null when there is none. */
+export function techniqueKey(id: string | null | undefined): string | null {
+  const trimmed = id?.trim();
+  if (!trimmed) return null;
+  return findTechnique(trimmed)?.id ?? trimmed.toUpperCase();
+}
+
+/** "T1566.001 Phishing: Spearphishing Attachment", or the id alone when it is not in the dataset. */
+export function techniqueLabel(id: string): string {
+  if (!findTechnique(id)) return id;
+  const ref = techniqueRef(id);
+  return `${ref.id} ${ref.name}`;
 }

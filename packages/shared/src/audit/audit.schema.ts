@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { pageOf, pageQuerySchema, sortDirectionSchema } from '../paging/paging';
+import { timeZoneSchema } from '../time/time-zone.schema';
 
 export const AUDIT_SORT_COLUMNS = ['actor', 'action', 'details', 'screen', 'timestamp'] as const;
 export type AuditSortColumn = (typeof AUDIT_SORT_COLUMNS)[number];
@@ -6,8 +8,7 @@ export type AuditSortColumn = (typeof AUDIT_SORT_COLUMNS)[number];
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Dates must look like 2026-11-21.');
 const optionalDate = z.preprocess((value) => (value === '' ? undefined : value), isoDate.optional());
 const filterText = z.string().trim().max(200).optional();
-/** The browser's Date#getTimezoneOffset() (minutes, UTC minus local): dates are that time zone's days. */
-const tz = z.coerce.number().int().min(-840).max(840).default(0);
+const tz = timeZoneSchema;
 
 /** GET /api/audit/logs: case-insensitive "contains" filters, whole-day date range, sort and paging. */
 export const auditLogQuerySchema = z.object({
@@ -18,10 +19,9 @@ export const auditLogQuerySchema = z.object({
   start_date: optionalDate,
   end_date: optionalDate,
   tz,
+  ...pageQuerySchema.shape,
   sort: z.enum(AUDIT_SORT_COLUMNS).default('timestamp'),
-  dir: z.enum(['asc', 'desc']).default('desc'),
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(10),
+  dir: sortDirectionSchema.default('desc'),
 });
 /** What a client may send (every field optional; the server fills the defaults). */
 export type AuditLogQuery = Partial<z.output<typeof auditLogQuerySchema>>;
@@ -48,15 +48,10 @@ export const auditEntrySchema = z.object({
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
-export const auditPageSchema = z.object({
-  items: z.array(auditEntrySchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  pageSize: z.number().int(),
-});
+export const auditPageSchema = pageOf(auditEntrySchema);
 export type AuditPage = z.infer<typeof auditPageSchema>;
 
-/** 'approve user' -> 'Approve user' (SPEC.md: Action is shown capitalised). */
+/** 'approve user' -> 'Approve user': the Action column shows actions capitalised. */
 export function capitaliseAction(action: string): string {
   return action.charAt(0).toUpperCase() + action.slice(1);
 }

@@ -1,4 +1,4 @@
-/** The special characters SPEC.md's password rule allows. */
+/** The special characters the password rule allows (and requires one of). */
 export const PASSWORD_SPECIALS = '@$!%*?&';
 export const PASSWORD_MIN_LENGTH = 8;
 /** Long enough for any passphrase, short enough that hashing cannot be used to exhaust the server. */
@@ -10,7 +10,9 @@ export const NEW_PASSWORD_RULE_MESSAGE =
   'New password must include upper, lower case, number, special character and be at least 8 characters long.';
 export const PASSWORDS_DO_NOT_MATCH_MESSAGE = 'New passwords do not match.';
 
-const ALLOWED = /^[A-Za-z\d@$!%*?&]+$/;
+// None of the specials means anything inside a character class, so they go in as they are.
+const ALLOWED = new RegExp(`^[A-Za-z\\d${PASSWORD_SPECIALS}]+$`);
+const SPECIAL = new RegExp(`[${PASSWORD_SPECIALS}]`);
 
 export interface PasswordCriteria {
   length: boolean;
@@ -26,11 +28,11 @@ export function passwordCriteria(password: string): PasswordCriteria {
     lower: /[a-z]/.test(password),
     upper: /[A-Z]/.test(password),
     digit: /\d/.test(password),
-    special: /[@$!%*?&]/.test(password),
+    special: SPECIAL.test(password),
   };
 }
 
-/** SPEC.md section 5: at least 8 characters, each of the four classes, and only those classes. */
+/** The password rule: at least 8 characters, each of the four classes, and only those classes. */
 export function meetsPasswordRule(password: string): boolean {
   const criteria = passwordCriteria(password);
   return (

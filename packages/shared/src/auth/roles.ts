@@ -3,7 +3,7 @@
 export const ROLES = ['pending', 'student', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 
-/** Role comparison is case-insensitive (SPEC.md section 2). */
+/** Role comparison is case-insensitive: 'Admin' and 'admin' are the same role. */
 export function hasRole(role: string | null | undefined, wanted: Role): boolean {
   return (role ?? '').trim().toLowerCase() === wanted;
 }
@@ -18,5 +18,5 @@ export const AUTH_MESSAGES = {
   logoutQuestion: 'Are you sure you want to logout?',
 } as const;
 
-/** Three failed sign-ins disable the account (SPEC.md section 9). */
+/** Three failed sign-ins in a row disable the account until an admin enables it. */
 export const FAILED_LOGIN_THRESHOLD = 3;

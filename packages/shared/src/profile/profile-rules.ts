@@ -1,6 +1,6 @@
 // Kept free of zod: the profile page checks a picture before sending it with these same rules.
 
-/** A profile picture may be at most 2 MB (DESIGN.md's upload limits). */
+/** A profile picture may be at most 2 MB (the upload limits are listed in docs/operations.md). */
 export const PROFILE_PHOTO_MAX_BYTES = 2 * 1024 * 1024;
 
 /** The picture types a profile accepts, told from the bytes on the server (never from the name). */

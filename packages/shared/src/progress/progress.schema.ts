@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { RUN_STATUSES, techniqueRefSchema } from '../runs/runs.schema';
+import { pageOf, pageQuerySchema, sortDirectionSchema } from '../paging/paging';
+import { decisionCreditFields, RUN_STATUSES, runResultSchema, skillScoreSchema } from '../runs/runs.schema';
+import { stepResultSchema, techniqueRefSchema } from '../runs/step-answers.schema';
+import { ESTIMATE_TERMS } from '../scenarios/step-kinds';
 
 // The API of progress and reporting (/api/progress): the dashboard, Training Progress, the after-action
 // report and the ATT&CK skill map. Every record carries its step count, so no screen counts steps itself.
-
-const runResultSchema = z.enum(['Pass', 'Fail', '-']);
 
 export const progressUserParamsSchema = z.object({ email: z.string().trim().min(1).max(254) });
 export const progressRunParamsSchema = z.object({ runId: z.string().min(1).max(100) });
@@ -19,6 +20,7 @@ export const progressDecisionSchema = z.object({
   technique: techniqueRefSchema.nullable(),
   timeMs: z.number().int().nullable(),
   at: z.string(),
+  ...decisionCreditFields,
 });
 export type ProgressDecision = z.infer<typeof progressDecisionSchema>;
 
@@ -29,9 +31,17 @@ const runFigures = {
   scenarioName: z.string(),
   /** 0 when unknown (then the percent and the result are '-'). */
   stepCount: z.number().int(),
-  score: z.number().int(),
+  /** The sum of credits (may have fractions). */
+  score: z.number(),
+  /** The same score, exactly, in thousandths. */
+  scoreThousandths: z.number().int(),
+  /** What the percent divides by, in steps (see runStateSchema.percentBase); 0 when unknown. */
+  percentBase: z.number().int(),
   scorePercent: z.number().int().nullable(),
+  /** Pass, Fail, "Awaiting review" (a completed run with a written answer not yet graded) or '-'. */
   result: runResultSchema,
+  /** Written answers waiting for an instructor. */
+  pendingReviews: z.number().int(),
   status: z.enum(RUN_STATUSES),
   completed: z.boolean(),
   startedAt: z.string(),
@@ -99,10 +109,9 @@ export const trainingProgressFilterSchema = z.object({
 });
 
 export const trainingProgressQuerySchema = trainingProgressFilterSchema.extend({
+  ...pageQuerySchema.shape,
   sort: z.enum(TRAINING_PROGRESS_SORT_COLUMNS).default('started'),
-  dir: z.enum(['asc', 'desc']).default('desc'),
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(10),
+  dir: sortDirectionSchema.default('desc'),
 });
 /** A whole query as the screen sends it (every field set). */
 export type TrainingProgressQuery = z.output<typeof trainingProgressQuerySchema>;
@@ -116,12 +125,14 @@ export const trainingProgressRowSchema = z.object({
 });
 export type TrainingProgressRow = z.infer<typeof trainingProgressRowSchema>;
 
-export const trainingProgressPageSchema = z.object({
-  items: z.array(trainingProgressRowSchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  pageSize: z.number().int(),
+/** A row of the Training Progress page: the run's figures and its credit per analyst skill. */
+export const trainingProgressItemSchema = trainingProgressRowSchema.extend({
+  /** Credit per analyst skill over the run's first submissions on scored steps (the skills met). */
+  skills: z.array(skillScoreSchema),
 });
+export type TrainingProgressItem = z.infer<typeof trainingProgressItemSchema>;
+
+export const trainingProgressPageSchema = pageOf(trainingProgressItemSchema);
 export type TrainingProgressPage = z.infer<typeof trainingProgressPageSchema>;
 
 export const TRAINING_PROGRESS_CSV_FILENAME = 'training_progress.csv';
@@ -149,8 +160,10 @@ export const reportDecisionSchema = progressDecisionSchema.extend({
   /** The step's title in the scenario as it is now; null when the step is no longer there. */
   stepTitle: z.string().nullable(),
   optionIndex: z.number().int(),
-  /** The right option's text from the scenario; null when the scenario or the step is gone (unknown). */
+  /** The key in words (the right option's text, the accepted terms, the grade...); null when unknown. */
   correctAnswer: z.string().nullable(),
+  /** The revealed key and per-element feedback as recorded; null for decisions from before step kinds. */
+  result: stepResultSchema.nullable(),
 });
 export type ReportDecision = z.infer<typeof reportDecisionSchema>;
 
@@ -195,6 +208,8 @@ export const runReportSchema = z.object({
   }),
   decisions: z.array(reportDecisionSchema),
   techniques: z.array(reportTechniqueSchema),
+  /** Credit per analyst skill over the run's first submissions on scored steps. */
+  skills: z.array(skillScoreSchema),
   practiseNext: z.array(practiceScenarioSchema),
   generatedAt: z.string(),
 });
@@ -224,10 +239,34 @@ export const techniqueSkillSchema = z.object({
   url: z.string().nullable(),
   attempts: z.number().int(),
   correct: z.number().int(),
+  /** The credit earned on first submissions of scored steps with this technique (sum). */
+  credit: z.number(),
   /** Share of answers that were right, 0..100. */
   sharePercent: z.number().int(),
 });
 export type TechniqueSkill = z.infer<typeof techniqueSkillSchema>;
+
+/** One row of the reliability diagram: how often a term was used, what it states, how often it came true. */
+export const reliabilityRowSchema = z.object({
+  term: z.enum(ESTIMATE_TERMS),
+  label: z.string(),
+  /** The probability the term states (ESTIMATE_TERM_INFO). */
+  probability: z.number(),
+  count: z.number().int(),
+  /** The share of those estimates whose statement came true, 0 to 1. */
+  observedFrequency: z.number(),
+});
+export type ReliabilityRow = z.infer<typeof reliabilityRowSchema>;
+
+/** Calibration over every estimate's first submission: the Brier score and the reliability table. */
+export const calibrationSchema = z.object({
+  estimates: z.number().int(),
+  /** Mean of (p - outcome)^2, 0 (perfect) to 1; null before the first estimate. */
+  brierScore: z.number().nullable(),
+  /** One row per term used, from least to most likely. */
+  reliability: z.array(reliabilityRowSchema),
+});
+export type Calibration = z.infer<typeof calibrationSchema>;
 
 export const skillsSchema = z.object({
   scope: z.object({
@@ -238,6 +277,9 @@ export const skillsSchema = z.object({
   attackVersion: z.string(),
   techniques: z.array(techniqueSkillSchema),
   totals: z.object({ attempts: z.number().int(), correct: z.number().int(), techniques: z.number().int() }),
+  /** Credit per analyst skill over every first submission on a scored step (every skill, attempted or not). */
+  analystSkills: z.array(skillScoreSchema),
+  calibration: calibrationSchema,
 });
 export type Skills = z.infer<typeof skillsSchema>;
 

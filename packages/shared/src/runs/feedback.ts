@@ -1,4 +1,4 @@
-/** What the trainee reads after answering (SPEC.md, "Simulation player"), decided on the server. */
+/** What the trainee reads after answering (docs/scenario-format.md, "Feedback"), decided on the server. */
 export const CORRECT_FEEDBACK = '✅ Correct!';
 
 export function incorrectFeedback(correctOptionText: string): string {

@@ -1,4 +1,7 @@
 export { judgeAnswer, CORRECT_FEEDBACK, incorrectFeedback, type AnswerVerdict, type FeedbackStep } from './feedback';
 export { MAX_ANSWER_TIME_MS, RUN_MESSAGES } from './run-messages';
 export * from './runs.schema';
-export { scoreAnswer, scorePercent, type RunScore, type TechniqueCounts } from './scoring';
+export * from './step-answers.schema';
+export * from './credit';
+export * from './grade-step';
+export { shownOrder } from './shuffle';

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { answerInputSchema } from './runs.schema';
+import { answerInputSchema } from './step-answers.schema';
 import { judgeAnswer } from './feedback';
-import { scoreAnswer, scorePercent } from './scoring';
 
 const step = {
   correct_option: 1,
@@ -33,44 +32,10 @@ describe('judgeAnswer', () => {
   });
 });
 
-describe('scoreAnswer', () => {
-  it('adds one to the score and to the technique for a correct answer', () => {
-    const first = scoreAnswer({ score: 0, techniqueCounts: {} }, { correct: true, technique: 'T1566.001' });
-    const second = scoreAnswer(first, { correct: true, technique: 'T1566.001' });
-    expect(second).toEqual({ score: 2, techniqueCounts: { 'T1566.001': 2 } });
-    expect(first).toEqual({ score: 1, techniqueCounts: { 'T1566.001': 1 } });
-  });
-
-  it('adds to the score only when the step has no technique', () => {
-    expect(scoreAnswer({ score: 1, techniqueCounts: { T1557: 1 } }, { correct: true, technique: null })).toEqual({
-      score: 2,
-      techniqueCounts: { T1557: 1 },
-    });
-  });
-
-  it('changes nothing for a wrong answer', () => {
-    const current = { score: 1, techniqueCounts: { T1557: 1 } };
-    expect(scoreAnswer(current, { correct: false, technique: 'T1557' })).toBe(current);
-  });
-});
-
-describe('scorePercent', () => {
-  it('rounds score over step count', () => {
-    expect(scorePercent(2, 3)).toBe(67);
-    expect(scorePercent(0, 4)).toBe(0);
-    expect(scorePercent(4, 4)).toBe(100);
-  });
-
-  it('is 0 for an unknown step count and never above 100', () => {
-    expect(scorePercent(3, 0)).toBe(0);
-    expect(scorePercent(5, 4)).toBe(100);
-  });
-});
-
 describe('answerInputSchema', () => {
   it('accepts a sane answer and refuses out-of-range values', () => {
     expect(answerInputSchema.safeParse({ stepId: 'triage', optionIndex: 2, timeMs: 1500 }).success).toBe(true);
-    expect(answerInputSchema.safeParse({ stepId: 'triage', optionIndex: 6, timeMs: 1500 }).success).toBe(false);
+    expect(answerInputSchema.safeParse({ stepId: 'triage', optionIndex: 8, timeMs: 1500 }).success).toBe(false);
     expect(answerInputSchema.safeParse({ stepId: 'triage', optionIndex: -1, timeMs: 1500 }).success).toBe(false);
     expect(answerInputSchema.safeParse({ stepId: 'triage', optionIndex: 1.5, timeMs: 1500 }).success).toBe(false);
     expect(answerInputSchema.safeParse({ stepId: 'triage', optionIndex: 1, timeMs: -1 }).success).toBe(false);

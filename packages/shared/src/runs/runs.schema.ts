@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { MAX_ANSWER_TIME_MS } from './run-messages';
+import { STEP_KINDS, SKILLS } from '../scenarios/step-kinds';
+import { playerStepSchema, stepResultSchema, techniqueRefSchema } from './step-answers.schema';
 
 export const RUN_STATUSES = ['in_progress', 'completed', 'ended'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
@@ -8,6 +9,13 @@ export type RunStatus = (typeof RUN_STATUSES)[number];
 export const NEXT_ACTIONS = ['next', 'retry', 'finish'] as const;
 export type NextAction = (typeof NEXT_ACTIONS)[number];
 
+/**
+ * A run's result: Pass or Fail for a completed run, "Awaiting review" while a written answer of a completed run
+ * waits for an instructor, '-' while the run is not completed (or its percent is unknown).
+ */
+export const RUN_RESULTS = ['Pass', 'Fail', 'Awaiting review', '-'] as const;
+export const runResultSchema = z.enum(RUN_RESULTS);
+
 export const startRunInputSchema = z.object({
   scenarioId: z.string({ error: 'Choose a scenario.' }).trim().min(1, 'Choose a scenario.').max(100, 'Scenario not found.'),
 });
@@ -15,73 +23,78 @@ export type StartRunInput = z.infer<typeof startRunInputSchema>;
 
 export const runIdParamsSchema = z.object({ id: z.string().min(1).max(100) });
 
-export const answerInputSchema = z.object({
-  stepId: z.string({ error: 'Say which step you are answering.' }).min(1, 'Say which step you are answering.').max(64, 'That step is not the current step of this run.'),
-  optionIndex: z
-    .int({ error: 'Choose one of the options.' })
-    .min(0, 'Choose one of the options.')
-    .max(5, 'That option does not exist on this step.'),
-  timeMs: z
-    .int({ error: 'The answer time must be a whole number of milliseconds.' })
-    .min(0, 'The answer time cannot be negative.')
-    .max(MAX_ANSWER_TIME_MS, 'The answer time must be at most a day.'),
+export const techniqueScoreSchema = techniqueRefSchema.extend({
+  /** First submissions on steps of this technique that earned full credit. */
+  count: z.number().int(),
+  /** First submissions on scored steps of this technique. */
+  attempts: z.number().int(),
+  /** The credit earned on them (sum, 0 to attempts). */
+  credit: z.number(),
 });
-export type AnswerInput = z.infer<typeof answerInputSchema>;
-
-export const techniqueRefSchema = z.object({ id: z.string(), name: z.string() });
-export type TechniqueRef = z.infer<typeof techniqueRefSchema>;
-
-export const techniqueScoreSchema = techniqueRefSchema.extend({ count: z.number().int() });
 export type TechniqueScore = z.infer<typeof techniqueScoreSchema>;
 
-export const playerIndicatorSchema = z.object({ type: z.string(), value: z.string(), context: z.string().optional() });
-
-export const playerArtifactSchema = z.object({
-  kind: z.enum(['report', 'forum-post', 'feed', 'log', 'email', 'chat', 'other']),
-  title: z.string().optional(),
-  source: z.string().optional(),
-  date: z.string().optional(),
-  content: z.string(),
-  indicators: z.array(playerIndicatorSchema).optional(),
+/** Credit per analyst skill over a run's (or a trainee's) first submissions on scored steps. */
+export const skillScoreSchema = z.object({
+  skill: z.enum(SKILLS),
+  label: z.string(),
+  /** First submissions on scored steps of this skill. */
+  attempts: z.number().int(),
+  /** The credit earned on them (sum, 0 to attempts). */
+  credit: z.number(),
+  /** credit / attempts as a whole percent. */
+  percent: z.number().int(),
 });
-export type PlayerArtifact = z.infer<typeof playerArtifactSchema>;
+export type SkillScore = z.infer<typeof skillScoreSchema>;
 
-/** A step as a trainee may see it before answering: no correct option, no next steps, no feedback. */
-export const playerStepSchema = z.object({
-  id: z.string(),
-  /** 1-based place of the step in the scenario's file order. */
-  position: z.number().int(),
-  title: z.string(),
-  description: z.string(),
-  artifacts: z.array(playerArtifactSchema),
-  hint: z.string().nullable(),
-  technique: techniqueRefSchema.nullable(),
-  options: z.array(z.object({ text: z.string() })),
-});
-export type PlayerStep = z.infer<typeof playerStepSchema>;
-
-/** The answer given to the current step, shown until the trainee moves on. */
+/** The answer given to the current step, shown until the trainee moves on (and again on resume). */
 export const runAnswerSchema = z.object({
+  /** choice: the shown index picked; -1 for other kinds. */
   optionIndex: z.number().int(),
+  /** Full credit. */
   correct: z.boolean(),
+  /** choice: the shown index of the correct option; -1 for other kinds. */
   correctOptionIndex: z.number().int(),
+  /** A one-line headline ("Correct!", "Partly right: 0.5 credit"); the elements are in `result`. */
   feedback: z.string(),
   nextAction: z.enum(NEXT_ACTIONS),
+  credit: z.number(),
+  /** The revealed key and per-element feedback of this answer. */
+  result: stepResultSchema,
 });
 export type RunAnswer = z.infer<typeof runAnswerSchema>;
+
+/** What every recorded decision says about its credit (the run state's timeline, the dashboard, the report). */
+export const decisionCreditFields = {
+  kind: z.enum(STEP_KINDS),
+  skill: z.enum(SKILLS),
+  /** The credit this submission earned, 0 to 1 (0 for a later submission after a Retry, or an unscored step). */
+  credit: z.number(),
+  firstSubmission: z.boolean(),
+  scored: z.boolean(),
+  hintUsed: z.boolean(),
+  /** write steps: the instructor review's state; null for other kinds (and unscored write steps). */
+  reviewStatus: z.enum(['pending', 'graded']).nullable(),
+};
 
 export const runDecisionSchema = z.object({
   seq: z.number().int(),
   stepId: z.string(),
   /** The step's title in the scenario as it is now; null when the step or the scenario is gone. */
   stepTitle: z.string().nullable(),
+  /** choice: the option's index in the file; -1 for other kinds. */
   optionIndex: z.number().int(),
+  /** The answer in words ("Likely (moderate confidence)", "B2", the option's text...). */
   decision: z.string(),
+  /** Full credit. */
   correct: z.boolean(),
+  /** The headline feedback. */
   feedback: z.string(),
   technique: techniqueRefSchema.nullable(),
   timeMs: z.number().int().nullable(),
   at: z.string(),
+  ...decisionCreditFields,
+  /** The revealed key and per-element feedback; null for decisions recorded before step kinds existed. */
+  result: stepResultSchema.nullable(),
 });
 export type RunDecision = z.infer<typeof runDecisionSchema>;
 
@@ -92,11 +105,31 @@ export const runStateSchema = z.object({
   scenarioName: z.string(),
   stepCount: z.number().int(),
   status: z.enum(RUN_STATUSES),
-  score: z.number().int(),
+  /** The sum of credits earned (may have fractions, such as 3.75). */
+  score: z.number(),
+  /** The same score, exactly, in thousandths. */
+  scoreThousandths: z.number().int(),
+  /** The score over the percent base, rounded, at most 100 (see `percentBase`). */
   scorePercent: z.number().int(),
+  /**
+   * What the percent divides by, in steps: the scored steps played for a completed run; the larger of those and
+   * the best path's length for a run in progress or ended (so ending early never inflates it).
+   */
+  percentBase: z.number().int(),
+  /** Scored steps visited and answered so far. */
+  playedSteps: z.number().int(),
+  /** The scored steps on the scenario's best path (fixed when the run started). */
+  bestPathSteps: z.number().int(),
+  result: runResultSchema,
+  /** Written answers of this run that wait for an instructor's review. */
+  pendingReviews: z.number().int(),
+  /** True while pendingReviews > 0: the run shows "Awaiting review" instead of Pass or Fail. */
+  awaitingReview: z.boolean(),
+  /** First submissions that earned full credit / the rest (timeline counts). */
   correctCount: z.number().int(),
   incorrectCount: z.number().int(),
   techniqueScores: z.array(techniqueScoreSchema),
+  skillScores: z.array(skillScoreSchema),
   startedAt: z.string(),
   finishedAt: z.string().nullable(),
   /** Whole seconds from the start to the finish, or to now while the run is in progress. */
@@ -116,10 +149,28 @@ export const runResponseSchema = z.object({ run: runStateSchema });
 export type RunResponse = z.infer<typeof runResponseSchema>;
 
 export const answerResultSchema = z.object({
+  /** Full credit. */
   correct: z.boolean(),
+  /** The headline (see runAnswerSchema.feedback). */
   feedback: z.string(),
   nextAction: z.enum(NEXT_ACTIONS),
-  score: z.number().int(),
+  /** The run's score after this answer. */
+  score: z.number(),
+  /** The credit this answer earned, 0 to 1, after any hint charge. */
+  credit: z.number(),
+  /** The revealed key and per-element feedback. */
+  result: stepResultSchema,
   run: runStateSchema,
 });
 export type AnswerResult = z.infer<typeof answerResultSchema>;
+
+/** POST /api/runs/:id/hint: the hint of the current step, now recorded as opened. */
+export const hintResultSchema = z.object({
+  hint: z.string(),
+  /** The share of the credit lost (0 when the step was already answered or hints are free). */
+  cost: z.number(),
+  /** True when opening it reduces this visit's credit (opened before the first submission). */
+  charged: z.boolean(),
+  run: runStateSchema,
+});
+export type HintResult = z.infer<typeof hintResultSchema>;

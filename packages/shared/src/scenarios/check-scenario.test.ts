@@ -8,7 +8,8 @@ import {
   parseScenarioText,
   type ScenarioCheckResult,
 } from './check-scenario';
-import type { ScenarioFile } from './scenario.schema';
+import type * as z from 'zod';
+import type { ChoiceStepSchema, ScenarioFile } from './scenario.schema';
 
 /** A small valid scenario: alert -> scope -> contain -> report, every step answered correctly passes. */
 function baseScenario(): ScenarioFile {
@@ -72,10 +73,13 @@ function variant(change: (scenario: ScenarioFile) => void): ScenarioFile {
   return scenario;
 }
 
-function step(scenario: ScenarioFile, index: number) {
+type ChoiceStepFile = z.input<typeof ChoiceStepSchema>;
+
+/** A step of the base scenario (every one is a choice step). */
+function step(scenario: ScenarioFile, index: number): ChoiceStepFile {
   const found = scenario.steps[index];
   if (!found) throw new Error(`the base scenario has no step ${index}`);
-  return found;
+  return found as ChoiceStepFile;
 }
 
 function problemsOf(result: ScenarioCheckResult): string[] {
@@ -87,7 +91,7 @@ describe('checkScenario', () => {
     const result = checkScenario(baseScenario());
     expect(problemsOf(result)).toEqual([]);
     if (!result.ok) return;
-    const [alert, scope] = result.scenario.steps;
+    const [alert, scope] = result.scenario.steps.map((each) => (each.kind === 'choice' ? each : undefined));
     expect(alert?.options[1]).toEqual({ text: 'Forward it to the help desk' });
     expect(alert?.options[1]).not.toHaveProperty('next_step');
     expect(scope?.options[1]).toEqual({ text: 'Guess', next_step: null });
@@ -164,9 +168,13 @@ describe('checkScenario', () => {
       'steps[1].correct_option: answering every step correctly goes round in a loop and never finishes (alert → scope → alert)',
     ],
     [
-      'a correct path too short for the pass mark',
-      (s) => (step(s, 0).options[0] = { text: 'Skip to the report', next_step: 'report' }),
-      'steps: answering every step correctly scores only 2 of 4 steps (50 %), below the 70 % pass mark; the correct path must pass through at least 3 steps',
+      'a best path with no scored step',
+      (s) => {
+        step(s, 0).options[0] = { text: 'Skip to the report', next_step: 'report' };
+        step(s, 0).scored = false;
+        step(s, 3).scored = false;
+      },
+      'steps: the best path has no scored step (every step on it says `scored: false`), so a run cannot be scored',
     ],
   ])('refuses %s', (_rule, change, expected) => {
     expect(problemsOf(checkScenario(variant(change)))).toEqual([expected]);
@@ -192,9 +200,9 @@ describe('checkScenario', () => {
       step(s, 2).mitre_attack = 't1071';
     });
     expect(problemsOf(checkScenario(scenario))).toEqual([
-      'steps[3].id: duplicate step id "alert"',
       'steps[1].options[1].next_step: no step with id "nowhere"',
       'steps[2].mitre_attack: write the technique id as "T1071", not "t1071"',
+      'steps[3].id: duplicate step id "alert"',
     ]);
   });
 
@@ -257,8 +265,9 @@ steps:
 `);
     expect(problemsOf(result)).toEqual([]);
     if (!result.ok) return;
-    expect(result.scenario.steps[0]?.options).toEqual([{ text: 'Right' }, { text: 'Wrong', next_step: null }]);
-    expect(result.scenario.steps[1]?.options).toEqual([{ text: 'Right' }, { text: 'Wrong' }]);
+    const [first, second] = result.scenario.steps;
+    expect(first?.kind === 'choice' && first.options).toEqual([{ text: 'Right' }, { text: 'Wrong', next_step: null }]);
+    expect(second?.kind === 'choice' && second.options).toEqual([{ text: 'Right' }, { text: 'Wrong' }]);
   });
 
   it('refuses an alias bomb quickly', () => {
@@ -273,6 +282,7 @@ steps:
     expect(result).toEqual({
       ok: false,
       problems: [{ path: '(file)', message: 'uses aliases (*name) too many times; write the values out instead' }],
+      warnings: [],
     });
   });
 
@@ -305,7 +315,7 @@ steps:
 
   it('refuses an empty file and a top level that is not a mapping', () => {
     for (const empty of ['', '# only a comment\n', '---\n']) {
-      expect(parseScenarioText(empty)).toEqual({ ok: false, problems: [{ path: '(file)', message: 'the file is empty' }] });
+      expect(parseScenarioText(empty)).toEqual({ ok: false, problems: [{ path: '(file)', message: 'the file is empty' }], warnings: [] });
     }
     const list = parseScenarioText('- one\n- two\n');
     expect(list.ok ? [] : list.problems.map(formatProblem)).toEqual([

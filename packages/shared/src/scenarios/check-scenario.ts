@@ -2,7 +2,11 @@ import { LineCounter, parseAllDocuments, type YAMLError } from 'yaml';
 import type * as z from 'zod';
 import { findTechnique } from '../attack';
 import {
+  AchEvidenceSchema,
   ArtifactIndicatorSchema,
+  ExtractFieldSchema,
+  MultiOptionObjectSchema,
+  RubricCriterionSchema,
   ScenarioArtifactSchema,
   ScenarioOptionObjectSchema,
   ScenarioSchema,
@@ -10,8 +14,10 @@ import {
   ScenarioStepSchema,
   type ScenarioDefinition,
   type ScenarioStep,
+  type StepOfKind,
 } from './scenario.schema';
-import { resolveNextStep } from './step-flow';
+import { resolveNextStep, type NextStep, type StepOutcome } from './step-flow';
+import { STEP_KINDS } from './step-kinds';
 
 /** One thing wrong with a scenario file, at a place an author can find: `steps[2].options[1].next_step`. */
 export interface ScenarioProblem {
@@ -19,13 +25,22 @@ export interface ScenarioProblem {
   message: string;
 }
 
-export type ScenarioParseResult = { ok: true; value: unknown } | { ok: false; problems: ScenarioProblem[] };
+export type ScenarioParseResult = { ok: true; value: unknown } | { ok: false; problems: ScenarioProblem[]; warnings: ScenarioProblem[] };
 
+export interface ScenarioCheckOptions {
+  /** builtin: the library's stricter rules (a warning for uploads is an error here). */
+  origin?: 'builtin' | 'upload';
+}
+
+/**
+ * The outcome of a check: the scenario when nothing is wrong, else every problem. `warnings` are listed either
+ * way and never refuse a file (an upload's content advice; for the built-in library the same findings are errors).
+ */
 export type ScenarioCheckResult =
-  | { ok: true; scenario: ScenarioDefinition }
-  | { ok: false; problems: ScenarioProblem[] };
+  | { ok: true; scenario: ScenarioDefinition; warnings: ScenarioProblem[] }
+  | { ok: false; problems: ScenarioProblem[]; warnings: ScenarioProblem[] };
 
-/** Mirrors SPEC.md section 9's pass threshold (70 percent); the scoring module owns the run-time constant. */
+/** The pass mark (70 percent) as the checker applies it; the scoring module owns the run-time constant. */
 const PASS_THRESHOLD_PERCENT = 70;
 
 // Small: a real scenario needs few aliases, and a "billion laughs" file then fails at once.
@@ -78,10 +93,10 @@ export function parseScenarioText(text: string): ScenarioParseResult {
       message: `holds ${documents.length} YAML documents (separated by ---); put exactly one scenario in each file`,
     });
   }
-  if (problems.length > 0) return { ok: false, problems };
+  if (problems.length > 0) return { ok: false, problems, warnings: [] };
 
   const document = documents[0];
-  if (!document) return { ok: false, problems: [{ path: FILE_PATH, message: 'the file is empty' }] };
+  if (!document) return { ok: false, problems: [{ path: FILE_PATH, message: 'the file is empty' }], warnings: [] };
 
   let value: unknown;
   try {
@@ -91,15 +106,16 @@ export function parseScenarioText(text: string): ScenarioParseResult {
       error instanceof ReferenceError
         ? 'uses aliases (*name) too many times; write the values out instead'
         : `cannot be read: ${error instanceof Error ? error.message : String(error)}`;
-    return { ok: false, problems: [{ path: FILE_PATH, message }] };
+    return { ok: false, problems: [{ path: FILE_PATH, message }], warnings: [] };
   }
 
   if (value === null || value === undefined) {
-    return { ok: false, problems: [{ path: FILE_PATH, message: 'the file is empty' }] };
+    return { ok: false, problems: [{ path: FILE_PATH, message: 'the file is empty' }], warnings: [] };
   }
   if (!isPlainObject(value)) {
     return {
       ok: false,
+      warnings: [],
       problems: [
         {
           path: FILE_PATH,
@@ -111,18 +127,39 @@ export function parseScenarioText(text: string): ScenarioParseResult {
   return { ok: true, value };
 }
 
-/** Every problem with a parsed scenario at once: its shape first, then (when the shape is right) its rules. */
-export function checkScenario(value: unknown): ScenarioCheckResult {
+/**
+ * Every problem with a parsed scenario in one pass: its shape, and the rules of every step whose own shape is
+ * right (references, keys, artifacts) even when another part of the file is wrong; the flow rules (reachability,
+ * the best path, the pass mark, the longest-option rule) once the whole file has the right shape.
+ */
+export function checkScenario(value: unknown, options: ScenarioCheckOptions = {}): ScenarioCheckResult {
   const parsed = ScenarioSchema.safeParse(value, { reportInput: true });
-  if (!parsed.success) return { ok: false, problems: inFileOrder(problemsFromIssues(parsed.error.issues, [])) };
+  const warnings: ScenarioProblem[] = [];
+  if (!parsed.success) {
+    const problems = [...problemsFromIssues(parsed.error.issues, []), ...checkStepsOfBrokenFile(value)];
+    return { ok: false, problems: inFileOrder(dedupe(problems)), warnings };
+  }
 
-  const problems = checkScenarioRules(parsed.data);
-  return problems.length > 0 ? { ok: false, problems } : { ok: true, scenario: parsed.data };
+  const findings = checkScenarioRules(parsed.data);
+  const problems = [...findings.problems];
+  if (options.origin === 'builtin') problems.push(...findings.advice);
+  else warnings.push(...findings.advice);
+  return problems.length > 0 ? { ok: false, problems: inFileOrder(problems), warnings } : { ok: true, scenario: parsed.data, warnings };
 }
 
-export function checkScenarioText(text: string): ScenarioCheckResult {
+export function checkScenarioText(text: string, options: ScenarioCheckOptions = {}): ScenarioCheckResult {
   const parsed = parseScenarioText(text);
-  return parsed.ok ? checkScenario(parsed.value) : parsed;
+  return parsed.ok ? checkScenario(parsed.value, options) : parsed;
+}
+
+function dedupe(problems: ScenarioProblem[]): ScenarioProblem[] {
+  const seen = new Set<string>();
+  return problems.filter((problem) => {
+    const key = formatProblem(problem);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** The id an upload without one gets: a slug of its name, `[a-z0-9-]`, 3 to 64 characters. */
@@ -175,8 +212,10 @@ function problemsFromIssues(issues: readonly z.core.$ZodIssue[], basePath: reado
     const path = [...basePath, ...issue.path];
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
-        problems.push({ path: formatPath([...path, key]), message: describeUnknownField(path, key) });
+        problems.push({ path: formatPath([...path, key]), message: describeUnknownField(path, key, issue.input) });
       }
+    } else if (issue.code === 'invalid_union' && (issue as { note?: string }).note === 'No matching discriminator') {
+      problems.push({ path: formatPath(path), message: `must be one of ${STEP_KINDS.join(', ')} (absent means choice); found ${describeValue(valueAt(issue))}` });
     } else if (issue.code === 'invalid_union') {
       // A plain-string option that is too long fails both branches; report the branch the author meant.
       const meant = issue.errors.filter((branch) => !branch.every(isRootTypeMismatch));
@@ -205,6 +244,12 @@ function compareIndexes(a: readonly number[], b: readonly number[]): number {
     if (difference !== 0) return difference;
   }
   return 0;
+}
+
+/** The input at a discriminator issue's place (zod reports the whole object). */
+function valueAt(issue: z.core.$ZodIssueInvalidUnion): unknown {
+  const input = issue.input;
+  return isPlainObject(input) && 'kind' in input ? input.kind : input;
 }
 
 function isRootTypeMismatch(issue: z.core.$ZodIssue): boolean {
@@ -273,9 +318,17 @@ function itemNoun(path: readonly PropertyKey[], count: number): string {
     sources: 'source',
     artifacts: 'artifact',
     indicators: 'indicator',
+    fields: 'field',
+    evidence: 'evidence row',
+    hypotheses: 'hypothesis',
+    rubric: 'criterion',
+    accept: 'term',
+    marks: 'mark',
   };
   const noun = typeof list === 'string' ? (singular[list] ?? 'entry') : 'entry';
   if (count === 1) return noun;
+  if (noun === 'hypothesis') return 'hypotheses';
+  if (noun === 'criterion') return 'criteria';
   return noun === 'entry' ? 'entries' : `${noun}s`;
 }
 
@@ -314,16 +367,31 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 
 // Field names by the list that holds the object, so an unknown field can be matched to the one meant.
 const FIELDS_IN_LIST: Record<string, readonly string[]> = {
-  steps: Object.keys(ScenarioStepSchema.shape),
-  options: Object.keys(ScenarioOptionObjectSchema.shape),
+  steps: [...new Set(ScenarioStepSchema.options.flatMap((kind) => Object.keys(kind.shape)))],
+  options: [...new Set([ScenarioOptionObjectSchema, MultiOptionObjectSchema].flatMap((schema) => Object.keys(schema.shape)))],
+  fields: Object.keys(ExtractFieldSchema.shape),
+  evidence: Object.keys(AchEvidenceSchema.shape),
+  rubric: Object.keys(RubricCriterionSchema.shape),
   sources: Object.keys(ScenarioSourceSchema.shape),
   artifacts: Object.keys(ScenarioArtifactSchema.shape),
   indicators: Object.keys(ArtifactIndicatorSchema.shape),
 };
 const SCENARIO_FIELDS = Object.keys(ScenarioSchema.shape);
 
-function describeUnknownField(objectPath: readonly PropertyKey[], key: string): string {
+/** The kinds whose steps have each field (a field of another kind is explained, not just called unknown). */
+const STEP_KINDS_BY_FIELD = new Map<string, string[]>();
+for (const schema of ScenarioStepSchema.options) {
+  const kind = String(schema.shape.kind.def.type === 'default' ? 'choice' : (schema.shape.kind as z.ZodLiteral).value);
+  for (const field of Object.keys(schema.shape)) STEP_KINDS_BY_FIELD.set(field, [...(STEP_KINDS_BY_FIELD.get(field) ?? []), kind]);
+}
+
+function describeUnknownField(objectPath: readonly PropertyKey[], key: string, input?: unknown): string {
   const list = objectPath.at(-2);
+  const kinds = list === 'steps' ? STEP_KINDS_BY_FIELD.get(key) : undefined;
+  if (kinds) {
+    const kind = isPlainObject(input) && typeof input.kind === 'string' ? input.kind : 'choice';
+    return `not a field of ${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} step (only ${kinds.join(', ')} steps have it)`;
+  }
   const allowed = objectPath.length === 0 ? SCENARIO_FIELDS : typeof list === 'string' ? FIELDS_IN_LIST[list] : undefined;
   if (!allowed) return 'unknown field';
   const meant = closestField(key, allowed);
@@ -357,50 +425,159 @@ function editDistance(a: string, b: string): number {
 
 // --- Scenario rules --------------------------------------------------------------------------------
 
-function checkScenarioRules(scenario: ScenarioDefinition): ScenarioProblem[] {
-  const { steps } = scenario;
-  const problems: ScenarioProblem[] = [];
-  let flowIsWellFormed = true;
+/** The share of choice steps whose correct option may be the strictly longest one (above it: refused or warned). */
+export const LONGEST_OPTION_LIMIT = 0.4;
 
-  const firstIndexById = new Map<string, number>();
-  steps.forEach((step, stepIndex) => {
-    if (firstIndexById.has(step.id)) {
-      problems.push({ path: `steps[${stepIndex}].id`, message: `duplicate step id "${step.id}"` });
-      flowIsWellFormed = false;
-    } else firstIndexById.set(step.id, stepIndex);
+/** What a step is worth on the best path: its best credit, and whether it counts. */
+interface BestStep {
+  stepIndex: number;
+  credit: number;
+  scored: boolean;
+}
+
+/** The best path: the highest-credit answer at every step, from the first step to the finish. */
+export interface BestPath {
+  /** Step ids in the order played. */
+  stepIds: string[];
+  /** Scored steps on it (what an ended run's percent divides by at least). */
+  scoredSteps: number;
+  /** The sum of best credits on it, in thousandths. */
+  creditThousandths: number;
+  /** False when the best answers go round in a loop or into a Retry. */
+  finishes: boolean;
+  /** The step a looping best path comes back to; null otherwise. */
+  loopsBackTo: string | null;
+}
+
+const isStepObject = (value: unknown): value is Record<string, unknown> => isPlainObject(value);
+
+/** The rules that can run on a file whose shape is wrong somewhere: step by step, against the ids present. */
+function checkStepsOfBrokenFile(value: unknown): ScenarioProblem[] {
+  if (!isPlainObject(value) || !Array.isArray(value.steps)) return [];
+  const rawSteps = value.steps as unknown[];
+  const ids = new Set(rawSteps.filter(isStepObject).map((step) => step.id).filter((id): id is string => typeof id === 'string'));
+  const problems: ScenarioProblem[] = [];
+  rawSteps.forEach((raw, stepIndex) => {
+    if (!isStepObject(raw)) return;
+    problems.push(...checkReferences(raw, stepIndex, ids));
+    const parsed = ScenarioStepSchema.safeParse(raw);
+    if (parsed.success) problems.push(...checkStepKeys(parsed.data, stepIndex));
+  });
+  problems.push(...checkDuplicateIds(rawSteps.map((raw) => (isStepObject(raw) && typeof raw.id === 'string' ? raw.id : undefined))));
+  return problems;
+}
+
+function checkDuplicateIds(ids: readonly (string | undefined)[]): ScenarioProblem[] {
+  const seen = new Set<string>();
+  const problems: ScenarioProblem[] = [];
+  ids.forEach((id, stepIndex) => {
+    if (id === undefined) return;
+    if (seen.has(id)) problems.push({ path: `steps[${stepIndex}].id`, message: `duplicate step id "${id}"` });
+    seen.add(id);
+  });
+  return problems;
+}
+
+/** Every `next_step` (options, the step, `below`) that names no step. Works on the raw step too. */
+function checkReferences(step: Record<string, unknown>, stepIndex: number, ids: ReadonlySet<string>): ScenarioProblem[] {
+  const problems: ScenarioProblem[] = [];
+  const dangling = (target: unknown, path: string) => {
+    if (typeof target === 'string' && !ids.has(target)) problems.push({ path, message: `no step with id "${target}"` });
+  };
+  if (Array.isArray(step.options)) {
+    step.options.forEach((option, optionIndex) => {
+      if (isPlainObject(option)) dangling(option.next_step, `steps[${stepIndex}].options[${optionIndex}].next_step`);
+    });
+  }
+  dangling(step.next_step, `steps[${stepIndex}].next_step`);
+  if (isPlainObject(step.below)) dangling(step.below.next_step, `steps[${stepIndex}].below.next_step`);
+  return problems;
+}
+
+/** The keys of one step of the right shape: indexes in range, terms, grades, matrix sizes, the artifacts. */
+function checkStepKeys(step: ScenarioStep, stepIndex: number): ScenarioProblem[] {
+  const at = (field: string) => `steps[${stepIndex}]${field}`;
+  const problems: ScenarioProblem[] = [];
+  const add = (field: string, message: string) => problems.push({ path: at(field), message });
+
+  (step.artifacts ?? []).forEach((artifact, artifactIndex) => {
+    if (artifact.kind !== 'stix') return;
+    try {
+      const parsed: unknown = JSON.parse(artifact.content);
+      if (!isPlainObject(parsed) || typeof parsed.type !== 'string') {
+        add(`.artifacts[${artifactIndex}].content`, 'a stix artifact holds one STIX 2.1 object or bundle (JSON with a "type")');
+      }
+    } catch {
+      add(`.artifacts[${artifactIndex}].content`, 'a stix artifact holds STIX 2.1 JSON, and this is not valid JSON');
+    }
   });
 
-  steps.forEach((step, stepIndex) => {
-    step.options.forEach((option, optionIndex) => {
-      if (typeof option.next_step === 'string' && !firstIndexById.has(option.next_step)) {
-        problems.push({
-          path: `steps[${stepIndex}].options[${optionIndex}].next_step`,
-          message: `no step with id "${option.next_step}"`,
-        });
-        flowIsWellFormed = false;
+  switch (step.kind) {
+    case 'choice': {
+      const correct = step.options[step.correct_option];
+      if (!correct) {
+        add('.correct_option', `${step.correct_option} is out of range (${step.options.length} options)`);
+      } else if (correct.next_step === null) {
+        add(
+          `.options[${step.correct_option}].next_step`,
+          'the correct option cannot be null (Retry), or a trainee who answers correctly stays stuck on this step',
+        );
       }
-    });
-
-    const correctOption = step.options[step.correct_option];
-    if (!correctOption) {
-      problems.push({
-        path: `steps[${stepIndex}].correct_option`,
-        message: `${step.correct_option} is out of range (${step.options.length} options)`,
+      step.options.forEach((option, optionIndex) => {
+        if (option.credit === undefined) return;
+        if (optionIndex === step.correct_option) add(`.options[${optionIndex}].credit`, 'the correct option always earns 1; give credit only to a second-best option');
+        else if (option.credit >= 1) add(`.options[${optionIndex}].credit`, `must be below the correct option's 1, found ${option.credit}`);
       });
-      flowIsWellFormed = false;
-    } else if (correctOption.next_step === null) {
-      problems.push({
-        path: `steps[${stepIndex}].options[${step.correct_option}].next_step`,
-        message: 'the correct option cannot be null (Retry), or a trainee who answers correctly stays stuck on this step',
-      });
+      break;
     }
+    case 'multi':
+      if (!step.options.some((option) => option.correct)) add('.options', 'mark at least one option `correct: true`');
+      break;
+    case 'estimate':
+      if (new Set(step.accept).size !== step.accept.length) add('.accept', 'lists a term twice');
+      break;
+    case 'grade-source': {
+      const artifacts = step.artifacts ?? [];
+      const graded = artifacts[step.artifact];
+      if (!graded) add('.artifact', `${step.artifact} is out of range (${artifacts.length} artifacts)`);
+      else if (graded.admiralty !== undefined) add(`.artifacts[${step.artifact}].admiralty`, 'the graded artifact cannot show its grade: that gives the answer away');
+      break;
+    }
+    case 'ach':
+      step.evidence.forEach((row, rowIndex) => {
+        if (row.marks.length !== step.hypotheses.length) {
+          add(`.evidence[${rowIndex}].marks`, `needs one mark per hypothesis (${step.hypotheses.length}), found ${row.marks.length}`);
+        }
+      });
+      if (step.best >= step.hypotheses.length) add('.best', `${step.best} is out of range (${step.hypotheses.length} hypotheses)`);
+      break;
+    case 'write':
+      if (step.checks?.must_mention?.length === 0) add('.checks.must_mention', 'is empty; list what must be mentioned or leave it out');
+      break;
+    case 'rank':
+    case 'extract':
+      break;
+  }
+  if (step.kind !== 'choice' && step.below && step.below.credit <= 0) {
+    add('.below.credit', 'no submission is under 0; give a credit above 0');
+  }
+  return problems;
+}
 
+function checkScenarioRules(scenario: ScenarioDefinition): { problems: ScenarioProblem[]; advice: ScenarioProblem[] } {
+  const { steps } = scenario;
+  const ids = new Set(steps.map((step) => step.id));
+  const problems: ScenarioProblem[] = [...checkDuplicateIds(steps.map((step) => step.id))];
+  steps.forEach((step, stepIndex) => {
+    problems.push(...checkReferences(step as unknown as Record<string, unknown>, stepIndex, ids));
+    problems.push(...checkStepKeys(step, stepIndex));
     if (step.mitre_attack !== undefined) problems.push(...checkTechnique(step, stepIndex));
   });
 
   // Flow checks need every reference resolved; otherwise one typo would also surface as unreachable steps.
+  const flowIsWellFormed = problems.every((problem) => !/\.id$|next_step$|correct_option$/.test(problem.path));
   if (flowIsWellFormed) problems.push(...checkFlow(steps));
-  return problems;
+  return { problems, advice: checkLongestOption(steps) };
 }
 
 function checkTechnique(step: ScenarioStep, stepIndex: number): ScenarioProblem[] {
@@ -413,6 +590,40 @@ function checkTechnique(step: ScenarioStep, stepIndex: number): ScenarioProblem[
   return [];
 }
 
+/**
+ * The longest-option rule: when the correct option is the strictly longest in more than 40 % of the choice
+ * steps, a trainee who always clicks the longest option does well without reading. Advice (an error for the
+ * built-in library, a warning for uploads).
+ */
+function checkLongestOption(steps: readonly ScenarioStep[]): ScenarioProblem[] {
+  const choices = steps.filter((step): step is StepOfKind<'choice'> => step.kind === 'choice');
+  if (choices.length === 0) return [];
+  const longest = choices.filter((step) => correctIsStrictlyLongest(step));
+  if (longest.length <= LONGEST_OPTION_LIMIT * choices.length) return [];
+  return [
+    {
+      path: 'steps',
+      message:
+        `the correct option is the longest one in ${longest.length} of ${choices.length} choice steps ` +
+        `(${Math.round((longest.length * 100) / choices.length)} %, at most ${LONGEST_OPTION_LIMIT * 100} % allowed), so ` +
+        `always picking the longest option scores well; make a wrong option the longest in some of: ` +
+        longest.map((step) => step.id).join(', '),
+    },
+  ];
+}
+
+/** The correct option is longer than every other option of the step. */
+export function correctIsStrictlyLongest(step: { options: ReadonlyArray<{ text: string }>; correct_option: number }): boolean {
+  const correct = step.options[step.correct_option]?.text.length ?? 0;
+  return step.options.every((option, index) => index === step.correct_option || option.text.length < correct);
+}
+
+/** Each step's possible ways on (for reachability), by kind. */
+function outcomesOf(step: ScenarioStep): StepOutcome[] {
+  if (step.kind === 'choice') return step.options.map((_option, optionIndex) => optionIndex);
+  return step.below ? [{ credit: 1 }, { credit: 0 }] : [{ credit: 1 }];
+}
+
 function checkFlow(steps: readonly ScenarioStep[]): ScenarioProblem[] {
   const problems: ScenarioProblem[] = [];
   const indexById = new Map(steps.map((step, index) => [step.id, index]));
@@ -421,15 +632,15 @@ function checkFlow(steps: readonly ScenarioStep[]): ScenarioProblem[] {
   const finishes = new Set<number>();
 
   steps.forEach((step, stepIndex) => {
-    step.options.forEach((_option, optionIndex) => {
-      const next = resolveNextStep(steps, step.id, optionIndex);
+    for (const outcome of outcomesOf(step)) {
+      const next = resolveNextStep(steps, step.id, outcome);
       if (next.kind === 'finish') finishes.add(stepIndex);
-      if (next.kind !== 'step') return;
+      if (next.kind !== 'step') continue;
       const nextIndex = indexById.get(next.stepId);
-      if (nextIndex === undefined) return;
+      if (nextIndex === undefined) continue;
       successors[stepIndex]?.push(nextIndex);
       predecessors[nextIndex]?.push(stepIndex);
-    });
+    }
   });
 
   const reachable = visitFrom([0], successors);
@@ -449,7 +660,7 @@ function checkFlow(steps: readonly ScenarioStep[]): ScenarioProblem[] {
     }
   });
 
-  problems.push(...checkCorrectPath(steps));
+  problems.push(...checkBestPath(steps));
   return problems;
 }
 
@@ -468,44 +679,74 @@ function visitFrom(starts: readonly number[], edges: readonly (readonly number[]
   return seen;
 }
 
-/** Walks the all-correct run: it must finish, and score enough steps to reach the pass mark. */
-function checkCorrectPath(steps: readonly ScenarioStep[]): ScenarioProblem[] {
-  const first = steps[0];
-  if (!first) return [];
-  const visited: string[] = [first.id];
-  let current: ScenarioStep = first;
+/** The best answer of a step: its credit and the outcome that leads on. */
+function bestAnswer(step: ScenarioStep): { credit: number; outcome: StepOutcome } {
+  if (step.kind === 'choice') return { credit: 1, outcome: step.correct_option };
+  return { credit: 1, outcome: { credit: 1 } };
+}
 
-  for (;;) {
-    const next = resolveNextStep(steps, current.id, current.correct_option);
-    // A Retry on the correct answer is reported where it is written.
-    if (next.kind === 'retry') return [];
-    if (next.kind === 'finish') break;
-    if (visited.includes(next.stepId)) {
-      const stepIndex = steps.indexOf(current);
-      return [
-        {
-          path: `steps[${stepIndex}].correct_option`,
-          message: `answering every step correctly goes round in a loop and never finishes (${[...visited, next.stepId].join(' → ')})`,
-        },
-      ];
+/**
+ * Walks the best answers from the first step. The run engine records the path's scored steps when a run starts
+ * (an ended run's percent divides by at least that many).
+ */
+export function bestPath(steps: readonly ScenarioStep[]): BestPath {
+  const visited: BestStep[] = [];
+  const seen = new Set<string>();
+  let current = steps[0];
+  while (current) {
+    if (seen.has(current.id)) return summarise(steps, visited, false, current.id);
+    seen.add(current.id);
+    const best = bestAnswer(current);
+    visited.push({ stepIndex: steps.indexOf(current), credit: best.credit, scored: current.scored !== false });
+    let next: NextStep;
+    try {
+      next = resolveNextStep(steps, current.id, best.outcome);
+    } catch {
+      return summarise(steps, visited, false);
     }
-    const nextStep = steps.find((step) => step.id === next.stepId);
-    if (!nextStep) return [];
-    visited.push(nextStep.id);
-    current = nextStep;
+    if (next.kind === 'retry') return summarise(steps, visited, false);
+    if (next.kind === 'finish') return summarise(steps, visited, true);
+    const nextId = next.stepId;
+    current = steps.find((step) => step.id === nextId);
   }
+  return summarise(steps, visited, false);
+}
 
-  const reached = visited.length;
-  const total = steps.length;
-  if (reached * 100 >= PASS_THRESHOLD_PERCENT * total) return [];
-  const needed = Math.ceil((PASS_THRESHOLD_PERCENT * total) / 100);
+function summarise(steps: readonly ScenarioStep[], visited: readonly BestStep[], finishes: boolean, loopsBackTo: string | null = null): BestPath {
+  const scored = visited.filter((step) => step.scored);
+  return {
+    stepIds: visited.map((step) => steps[step.stepIndex]?.id ?? ''),
+    scoredSteps: scored.length,
+    creditThousandths: scored.reduce((sum, step) => sum + Math.round(step.credit * 1000), 0),
+    finishes,
+    loopsBackTo,
+  };
+}
+
+/** The best path must finish and reach the pass mark over the steps it plays. */
+function checkBestPath(steps: readonly ScenarioStep[]): ScenarioProblem[] {
+  const path = bestPath(steps);
+  if (!path.finishes) {
+    const last = steps.findIndex((step) => step.id === path.stepIds.at(-1));
+    const lastStep = steps[last];
+    // A Retry on the correct answer is reported where it is written.
+    if (lastStep?.kind === 'choice' && lastStep.options[lastStep.correct_option]?.next_step === null) return [];
+    return [
+      {
+        path: lastStep?.kind === 'choice' ? `steps[${last}].correct_option` : `steps[${last}]`,
+        message: `answering every step correctly goes round in a loop and never finishes (${[...path.stepIds, path.loopsBackTo ?? '…'].join(' → ')})`,
+      },
+    ];
+  }
+  if (path.scoredSteps === 0) {
+    return [{ path: 'steps', message: 'the best path has no scored step (every step on it says `scored: false`), so a run cannot be scored' }];
+  }
+  const percent = path.creditThousandths / (10 * path.scoredSteps);
+  if (Math.round(percent) >= PASS_THRESHOLD_PERCENT) return [];
   return [
     {
       path: 'steps',
-      message:
-        `answering every step correctly scores only ${reached} of ${total} steps ` +
-        `(${Math.floor((reached * 100) / total)} %), below the ${PASS_THRESHOLD_PERCENT} % pass mark; ` +
-        `the correct path must pass through at least ${needed} steps`,
+      message: `the best answers score only ${Math.round(percent)} %, below the ${PASS_THRESHOLD_PERCENT} % pass mark`,
     },
   ];
 }

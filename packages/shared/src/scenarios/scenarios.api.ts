@@ -1,19 +1,20 @@
 import { z } from 'zod';
-import { ARTIFACT_KINDS } from './scenario.schema';
+import { ARTIFACT_KINDS, TLP_LABELS } from './scenario.schema';
+import { STEP_KINDS } from './step-kinds';
 
 // The API of the scenario library (/api/sim) and of the platform difficulty (/api/settings/difficulty).
 
 export const MIN_DIFFICULTY = 1;
 export const MAX_DIFFICULTY = 5;
-/** SPEC.md section 9: the difficulty slider's default. */
+/** The difficulty slider's default, until an admin saves one. */
 export const DEFAULT_DIFFICULTY = 3;
 
-/** DESIGN.md "Security model": a scenario file is at most 1 MB. */
+/** A scenario file is at most 1 MB (docs/operations.md lists every upload limit). */
 export const MAX_SCENARIO_FILE_BYTES = 1024 * 1024;
 /** The file types the upload screen offers (the server reads the bytes, not the name). */
 export const SCENARIO_FILE_ACCEPT = '.yaml,.yml,.json';
 
-/** SPEC.md section 8, verbatim. */
+/** The product's wording, kept word for word on every screen that shows it. */
 export const UPLOAD_MESSAGES = {
   noFile: 'Please select a file.',
   failed: 'Upload failed. Please try again.',
@@ -55,6 +56,8 @@ const artifactSchema = z.object({
   date: z.string().optional(),
   content: z.string(),
   indicators: z.array(indicatorSchema).optional(),
+  tlp: z.enum(TLP_LABELS).optional(),
+  admiralty: z.string().optional(),
 });
 
 const stepFields = {
@@ -80,10 +83,19 @@ export const adminScenarioOptionSchema = z.object({
   text: z.string(),
   next_step: z.string().nullable().optional(),
   feedback: z.string().optional(),
+  /** choice: a second best's credit. */
+  credit: z.number().optional(),
+  /** multi: the option applies. */
+  correct: z.boolean().optional(),
 });
 
-export const adminScenarioStepSchema = z.object({
+/**
+ * A step as an admin sees it: every field of its kind as in the file (kind, key, flow, rubric...). `options` is
+ * empty and `correct_option` -1 for kinds without them.
+ */
+export const adminScenarioStepSchema = z.looseObject({
   ...stepFields,
+  kind: z.enum(STEP_KINDS),
   options: z.array(adminScenarioOptionSchema),
   correct_option: z.number().int(),
 });
@@ -97,15 +109,13 @@ export const adminScenarioSchema = z.object({
 export type AdminScenario = z.infer<typeof adminScenarioSchema>;
 export type AdminScenarioStep = z.infer<typeof adminScenarioStepSchema>;
 
-export const traineeScenarioStepSchema = z.object({
-  ...stepFields,
-  options: z.array(z.object({ text: z.string() })),
-});
-
+/**
+ * What a trainee may know of a scenario before playing it: its card. Steps reach them one at a time through
+ * the run; the list of steps would tell which ones only a wrong answer leads to.
+ */
 export const traineeScenarioSchema = z.object({
   view: z.literal('trainee'),
   ...scenarioFields,
-  steps: z.array(traineeScenarioStepSchema),
 });
 export type TraineeScenario = z.infer<typeof traineeScenarioSchema>;
 
@@ -122,6 +132,8 @@ export const uploadScenarioResponseSchema = z.object({
   /** ISO-8601 UTC. */
   upload_time: z.string(),
   scenario: scenarioSummarySchema,
+  /** Content advice that did not refuse the file (such as the longest-option rule), as `place: message`. */
+  warnings: z.array(z.string()),
 });
 export type UploadScenarioResponse = z.infer<typeof uploadScenarioResponseSchema>;
 
@@ -146,7 +158,7 @@ export const difficultySchema = z.object({
 });
 export type DifficultySetting = z.infer<typeof difficultySchema>;
 
-/** What each difficulty means to a trainee (DESIGN.md: 1 novice .. 5 expert). */
+/** What each difficulty means to a trainee (1 novice .. 5 expert; docs/scenario-format.md). */
 export const DIFFICULTY_LABELS: Record<number, string> = {
   1: 'Novice',
   2: 'Beginner',

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { pageOf, pageQuerySchema } from '../paging/paging';
+import { timeZoneSchema } from '../time/time-zone.schema';
 import { designationSchema, firstNameSchema, lastNameSchema } from '../auth/auth.schema';
 
 export const approveUserInputSchema = z.object({
@@ -28,10 +30,8 @@ export const usersListQuerySchema = z.object({
   search: z.string().trim().max(200).optional(),
   role: z.enum(['pending', 'student', 'admin']).optional(),
   status: z.enum(['active', 'disabled']).optional(),
+  ...pageQuerySchema.shape,
   sort: z.enum(USER_SORT_COLUMNS).default('name'),
-  dir: z.enum(['asc', 'desc']).default('asc'),
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(10),
 });
 /** What a client may send (every field optional; the server fills the defaults). */
 export type UsersListQuery = Partial<z.output<typeof usersListQuerySchema>>;
@@ -43,17 +43,15 @@ export const managedUserSchema = z.object({
   email: z.string(),
   designation: z.string(),
   role: z.enum(['pending', 'student', 'admin']),
+  /** Disabled by an admin, or locked after failed sign-ins (then lockedUntil says until when). */
   disabled: z.boolean(),
+  /** Set while three wrong passwords keep the account locked; the lock lifts by itself then, or when an admin enables it. */
+  lockedUntil: z.string().nullable(),
   createdAt: z.string(),
 });
 export type ManagedUser = z.infer<typeof managedUserSchema>;
 
-export const usersPageSchema = z.object({
-  items: z.array(managedUserSchema),
-  total: z.number().int(),
-  page: z.number().int(),
-  pageSize: z.number().int(),
-});
+export const usersPageSchema = pageOf(managedUserSchema);
 export type UsersPage = z.infer<typeof usersPageSchema>;
 
 export const userStatsSchema = z.object({
@@ -95,6 +93,5 @@ export const dashboardStatsSchema = z.object({
 export type DashboardStats = z.infer<typeof dashboardStatsSchema>;
 
 export const timeZoneQuerySchema = z.object({
-  /** The browser's Date#getTimezoneOffset() (minutes, UTC minus local); 0 means UTC. */
-  tz: z.coerce.number().int().min(-840).max(840).default(0),
+  tz: timeZoneSchema,
 });

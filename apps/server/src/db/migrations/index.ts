@@ -5,6 +5,8 @@ import * as createScenariosAndRuns from './2026_11_21_0003_create_scenarios_and_
 import * as adminLogIndexes from './2026_11_21_0040_admin_log_indexes';
 import * as trainingProgressIndexes from './2026_11_21_0050_training_progress_indexes';
 import * as pageGrowthIndexes from './2026_11_21_0060_page_growth_indexes';
+import * as signInLockout from './2026_11_23_0101_sign_in_lockout';
+import * as analystSteps from './2026_11_23_0401_analyst_steps';
 
 /** Every migration, by name; names sort in the order they run. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +16,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_21_0040_admin_log_indexes': adminLogIndexes,
   '2026_11_21_0050_training_progress_indexes': trainingProgressIndexes,
   '2026_11_21_0060_page_growth_indexes': pageGrowthIndexes,
+  '2026_11_23_0101_sign_in_lockout': signInLockout,
+  '2026_11_23_0401_analyst_steps': analystSteps,
 };

@@ -3,7 +3,8 @@ import type { SelectQueryBuilder } from 'kysely';
 import { nowIso } from '../../clock';
 import type { DbOrTrx } from '../../db/database';
 import type { Database, LoginEventsTable } from '../../db/schema';
-import { containsIgnoringCase } from '../audit/contains';
+import { containsIgnoringCase } from '../../db/contains';
+import { keysetBatches } from '../../db/keyset-batches';
 
 export interface LoginEventInput {
   email: string;
@@ -150,22 +151,17 @@ export async function loginEventCounts(
  * Every matching event, newest first, in batches: keyset paging on (at, id) keeps each batch an index walk
  * and memory flat, so exporting a million rows costs no more per row than exporting ten.
  */
-export async function* loginEventBatches(db: DbOrTrx, filters: LoginEventFilters, batchSize = 5000): AsyncGenerator<LoginEventRow[]> {
-  let after: { at: string; id: number } | null = null;
-  for (;;) {
-    const cursor: { at: string; id: number } | null = after;
-    const rows: LoginEventRow[] = await filteredEvents(db, filters)
-      .select(['id', 'email', 'role', 'event', 'at'])
-      // A row-value comparison, which both databases answer with a range scan of the (at, id) index.
-      .$if(cursor !== null, (qb) => qb.where((eb) => eb(eb.refTuple('at', 'id'), '<', eb.tuple(cursor!.at, cursor!.id))))
-      .orderBy('at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(batchSize)
-      .execute();
-    if (rows.length === 0) return;
-    yield rows;
-    if (rows.length < batchSize) return;
-    const last = rows[rows.length - 1]!;
-    after = { at: last.at, id: last.id };
-  }
+export function loginEventBatches(db: DbOrTrx, filters: LoginEventFilters, batchSize = 5000): AsyncGenerator<LoginEventRow[]> {
+  return keysetBatches<LoginEventRow>(
+    (after, limit) =>
+      filteredEvents(db, filters)
+        .select(['id', 'email', 'role', 'event', 'at'])
+        // A row-value comparison, which both databases answer with a range scan of the (at, id) index.
+        .$if(after !== null, (qb) => qb.where((eb) => eb(eb.refTuple('at', 'id'), '<', eb.tuple(after!.at, after!.id))))
+        .orderBy('at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute(),
+    batchSize,
+  );
 }

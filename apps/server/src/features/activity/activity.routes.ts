@@ -9,7 +9,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/database';
 import { currentUser } from '../../plugins/access';
 import { fileResponse } from '../../plugins/docs';
-import { sendDownload, SPREADSHEET_MEDIA_TYPES } from '../../plugins/spreadsheet-export';
+import { sendAttachment, SPREADSHEET_MEDIA_TYPES } from '../../plugins/downloads';
 import { exportLoginActivity, LOGIN_ACTIVITY_FILENAMES, loginActivityPage, loginActivityStats } from './activity.service';
 
 /** User Monitoring: the sign-in events the auth routes record, for admins. */
@@ -40,7 +40,7 @@ export const activityRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
         tags: ['activity'],
         operationId: 'getSignInStats',
         summary: 'Sign-in counts',
-        description: "Counts for the User Monitoring cards; 'today' is the day in the `tz` offset given (UTC by default).",
+        description: "Counts for the User Monitoring cards; 'today' is the day in the IANA time zone `tz` (UTC by default).",
         querystring: loginActivityStatsQuerySchema,
         response: { 200: loginActivityStatsSchema },
       },
@@ -68,7 +68,7 @@ export const activityRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       },
       async (request, reply) => {
         const body = await exportLoginActivity(db, currentUser(request), request.query, format);
-        return sendDownload(reply, { mediaType, filename, body });
+        return sendAttachment(reply, { mediaType, filename, body });
       },
     );
   }

@@ -14,9 +14,12 @@ import {
 import type { z } from 'zod';
 import type { Db } from '../../db/database';
 import type { User } from '../../db/schema';
-import { spreadsheetStream, type SpreadsheetCell, type SpreadsheetFormat } from '../../plugins/spreadsheet-export';
+import { spreadsheetStream, type SpreadsheetCell, type SpreadsheetFormat } from '../../plugins/downloads';
 import { recordAuditAlone } from '../audit/audit.service';
 import { listLoginEvents, loginEventBatches, loginEventCounts, type LoginEventFilters } from './activity.repository';
+
+// Sign-in writes its events through here (auth), never through activity.repository.
+export { countUnknownEmailFailures, recordLoginEvent } from './activity.repository';
 
 type FilterQuery = z.output<typeof loginActivityFilterSchema>;
 
@@ -36,8 +39,8 @@ export async function loginActivityPage(db: Db, query: z.output<typeof loginActi
   };
 }
 
-export function loginActivityStats(db: Db, tz: number): Promise<LoginActivityStats> {
-  return loginEventCounts(db, startOfLocalDay(new Date(), tz).toISOString());
+export function loginActivityStats(db: Db, timeZone: string): Promise<LoginActivityStats> {
+  return loginEventCounts(db, startOfLocalDay(new Date(), timeZone).toISOString());
 }
 
 function describeFilters(query: FilterQuery): string {

@@ -103,9 +103,9 @@ describe('GET /api/logs/login-activity', () => {
     ]);
     const lastTwoDays = await page(`from=${dateOnly(daysAgo(2))}&to=${dateOnly(daysAgo(1))}`);
     expect(lastTwoDays.items.map((item) => item.event)).toEqual(['failed_login', 'logout']);
-    // Two hours behind UTC (tz=120) today starts at 02:00 UTC, so 00:30 and 00:45 UTC fall on yesterday.
-    expect((await page(`from=${dateOnly(todayAt(12))}&tz=120`)).total).toBe(0);
-    expect((await page(`to=${dateOnly(daysAgo(1))}&tz=120`)).total).toBe(5);
+    // At Fernando de Noronha (UTC-2 all year) today starts at 02:00 UTC, so 00:30 and 00:45 UTC fall on yesterday.
+    expect((await page(`from=${dateOnly(todayAt(12))}&tz=America/Noronha`)).total).toBe(0);
+    expect((await page(`to=${dateOnly(daysAgo(1))}&tz=America/Noronha`)).total).toBe(5);
   });
 
   it('sorts by email, role, event and timestamp, both ways', async () => {
@@ -158,14 +158,14 @@ describe('GET /api/logs/login-activity/stats', () => {
     ]);
     const utc = await t.request({ method: 'GET', url: '/api/logs/login-activity/stats', cookie: admin.cookie });
     expect(utc.json()).toEqual({ total: 6, failedLogins: 1, loginsToday: 1, logoutsToday: 1 });
-    // Five hours behind UTC (tz=300) the day starts at another instant: count around that one.
-    const localStart = startOfLocalDay(new Date(), 300).getTime();
+    // In New York the day starts at another instant (04:00 or 05:00 UTC, with daylight saving): count around that one.
+    const localStart = startOfLocalDay(new Date(), 'America/New_York').getTime();
     await t.db.deleteFrom('login_events').execute();
     await insertEvents([
       { email: 'a@example.com', event: 'login', at: new Date(localStart - 60_000).toISOString() },
       { email: 'a@example.com', event: 'login', at: new Date(localStart + 60_000).toISOString() },
     ]);
-    const behind = await t.request({ method: 'GET', url: '/api/logs/login-activity/stats?tz=300', cookie: admin.cookie });
+    const behind = await t.request({ method: 'GET', url: '/api/logs/login-activity/stats?tz=America/New_York', cookie: admin.cookie });
     expect(behind.json()).toEqual({ total: 2, failedLogins: 0, loginsToday: 1, logoutsToday: 0 });
   });
 });

@@ -1,26 +1,17 @@
 import type { Readable } from 'node:stream';
-import { neutraliseSpreadsheetCell } from '@tradecraft/shared';
+import { neutraliseSpreadsheetCell, zoneOffsetMinutes } from '@tradecraft/shared';
 import type { Db } from '../../db/database';
-import { spreadsheetStream, type SpreadsheetCell } from '../../plugins/spreadsheet-export';
+import { spreadsheetStream, type SpreadsheetCell } from '../../plugins/downloads';
 import { auditBatches, type AuditFilters } from './audit.repository';
 
 export const AUDIT_EXPORT_FILENAME = 'audit_logs.xlsx';
 
-/** 'UTC', 'UTC+02:00', 'UTC-05:30' for a Date#getTimezoneOffset() value. */
-function zoneLabel(tzOffsetMinutes: number): string {
-  if (tzOffsetMinutes === 0) return 'UTC';
-  const east = -tzOffsetMinutes;
-  const abs = Math.abs(east);
-  const hhmm = `${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
-  return `UTC${east > 0 ? '+' : '-'}${hhmm}`;
-}
-
 /**
  * audit_logs.xlsx: a header row, then one row per entry in the range, oldest first. Timestamps are real Excel
- * dates in the caller's time zone (named in the header, since Excel dates carry none). Text cells go through
- * the shared formula neutraliser.
+ * dates in the caller's time zone (named in the header, since Excel dates carry none; each at its own offset, so
+ * daylight saving time is followed). Text cells go through the shared formula neutraliser.
  */
-export function auditWorkbook(db: Db, filters: AuditFilters, tzOffsetMinutes: number): Readable {
+export function auditWorkbook(db: Db, filters: AuditFilters, timeZone: string): Readable {
   async function* batches(): AsyncGenerator<SpreadsheetCell[][]> {
     for await (const batch of auditBatches(db, filters)) {
       yield batch.map((row) => [
@@ -29,7 +20,7 @@ export function auditWorkbook(db: Db, filters: AuditFilters, tzOffsetMinutes: nu
         neutraliseSpreadsheetCell(row.details),
         neutraliseSpreadsheetCell(row.screen),
         // Excel stores wall-clock time; shift the UTC instant to the caller's clock.
-        new Date(Date.parse(row.at) - tzOffsetMinutes * 60_000),
+        new Date(Date.parse(row.at) + zoneOffsetMinutes(new Date(row.at), timeZone) * 60_000),
       ]);
     }
   }
@@ -40,7 +31,7 @@ export function auditWorkbook(db: Db, filters: AuditFilters, tzOffsetMinutes: nu
       { header: 'Action', width: 22 },
       { header: 'Details', width: 70 },
       { header: 'Screen', width: 22 },
-      { header: `Timestamp (${zoneLabel(tzOffsetMinutes)})`, width: 22, numFmt: 'yyyy-mm-dd hh:mm:ss' },
+      { header: `Timestamp (${timeZone})`, width: 22, numFmt: 'yyyy-mm-dd hh:mm:ss' },
     ],
     batches: batches(),
   });

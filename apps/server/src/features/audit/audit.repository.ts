@@ -1,7 +1,8 @@
 import type { AuditSortColumn, SortDirection } from '@tradecraft/shared';
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../../db/database';
-import { containsIgnoringCase } from './contains';
+import { containsIgnoringCase } from '../../db/contains';
+import { keysetBatches } from '../../db/keyset-batches';
 
 export interface AuditFilters {
   actor?: string | undefined;
@@ -21,6 +22,10 @@ export interface AuditRow {
   details: string | null;
   screen: string | null;
   at: string;
+}
+
+export async function insertAuditEntry(db: DbOrTrx, row: Omit<AuditRow, 'id'>): Promise<void> {
+  await db.insertInto('audit_log').values(row).execute();
 }
 
 const TEXT_FILTERS = ['actor', 'action', 'details', 'screen'] as const;
@@ -58,21 +63,16 @@ export async function listAuditEntries(
 }
 
 /** Every matching entry, oldest first, in keyset batches on (at, id) so memory stays flat. */
-export async function* auditBatches(db: DbOrTrx, filters: AuditFilters, batchSize = 5000): AsyncGenerator<AuditRow[]> {
-  let after: { at: string; id: number } | null = null;
-  for (;;) {
-    const cursor: { at: string; id: number } | null = after;
-    const rows: AuditRow[] = await filteredAudit(db, filters)
-      .select(['id', 'actor', 'action', 'details', 'screen', 'at'])
-      .$if(cursor !== null, (qb) => qb.where((eb) => eb(eb.refTuple('at', 'id'), '>', eb.tuple(cursor!.at, cursor!.id))))
-      .orderBy('at', 'asc')
-      .orderBy('id', 'asc')
-      .limit(batchSize)
-      .execute();
-    if (rows.length === 0) return;
-    yield rows;
-    if (rows.length < batchSize) return;
-    const last = rows[rows.length - 1]!;
-    after = { at: last.at, id: last.id };
-  }
+export function auditBatches(db: DbOrTrx, filters: AuditFilters, batchSize = 5000): AsyncGenerator<AuditRow[]> {
+  return keysetBatches<AuditRow>(
+    (after, limit) =>
+      filteredAudit(db, filters)
+        .select(['id', 'actor', 'action', 'details', 'screen', 'at'])
+        .$if(after !== null, (qb) => qb.where((eb) => eb(eb.refTuple('at', 'id'), '>', eb.tuple(after!.at, after!.id))))
+        .orderBy('at', 'asc')
+        .orderBy('id', 'asc')
+        .limit(limit)
+        .execute(),
+    batchSize,
+  );
 }

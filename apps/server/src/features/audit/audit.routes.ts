@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/database';
 import { currentUser } from '../../plugins/access';
 import { fileResponse } from '../../plugins/docs';
-import { sendDownload, XLSX_MEDIA_TYPE } from '../../plugins/spreadsheet-export';
+import { sendAttachment, XLSX_MEDIA_TYPE } from '../../plugins/downloads';
 import { AUDIT_EXPORT_FILENAME } from './audit-export';
 import { auditLogPage, exportAuditLog } from './audit.service';
 
@@ -46,7 +46,7 @@ export const auditRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
     },
     async (request, reply) => {
       const body = await exportAuditLog(db, currentUser(request), request.query);
-      return sendDownload(reply, { mediaType: XLSX_MEDIA_TYPE, filename: AUDIT_EXPORT_FILENAME, body });
+      return sendAttachment(reply, { mediaType: XLSX_MEDIA_TYPE, filename: AUDIT_EXPORT_FILENAME, body });
     },
   );
 };

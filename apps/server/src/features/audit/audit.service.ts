@@ -12,7 +12,7 @@ import type { Db, Trx } from '../../db/database';
 import type { User } from '../../db/schema';
 import { badRequest } from '../../errors';
 import { AUDIT_EXPORT_FILENAME, auditWorkbook } from './audit-export';
-import { listAuditEntries, type AuditFilters } from './audit.repository';
+import { insertAuditEntry, listAuditEntries, type AuditFilters } from './audit.repository';
 
 export interface AuditEntry {
   /** The admin's email, or null for the system itself. */
@@ -25,16 +25,13 @@ export interface AuditEntry {
 
 /** Writes the audit entry inside the transaction of the change it describes, so both commit or neither. */
 export async function recordAudit(trx: Trx, entry: AuditEntry): Promise<void> {
-  await trx
-    .insertInto('audit_log')
-    .values({
-      actor: entry.actor,
-      action: entry.action,
-      details: entry.details ?? null,
-      screen: entry.screen ?? null,
-      at: nowIso(),
-    })
-    .execute();
+  await insertAuditEntry(trx, {
+    actor: entry.actor,
+    action: entry.action,
+    details: entry.details ?? null,
+    screen: entry.screen ?? null,
+    at: nowIso(),
+  });
 }
 
 /** An audit entry for an action that changes nothing else (an export), in a transaction of its own. */

@@ -68,8 +68,26 @@ describe('GET /api/audit/logs', () => {
     expect(actions(await logs('start_date=2026-03-02&end_date=2026-03-02'))).toEqual(['system start', 'edit user']);
     expect(actions(await logs('start_date=2026-03-02'))).toEqual(['delete scenario', 'system start', 'edit user']);
     expect(actions(await logs('end_date=2026-03-01'))).toEqual(['approve user']);
-    // An hour ahead of UTC (tz=-60), 2026-03-02 runs from 23:00 UTC on the 1st to 23:00 UTC on the 2nd.
-    expect(actions(await logs('start_date=2026-03-02&end_date=2026-03-02&tz=-60'))).toEqual(['edit user']);
+    // In Paris (UTC+1 in March), 2026-03-02 runs from 23:00 UTC on the 1st to 23:00 UTC on the 2nd.
+    expect(actions(await logs('start_date=2026-03-02&end_date=2026-03-02&tz=Europe/Paris'))).toEqual(['edit user']);
+  });
+
+  it("takes whole days in the admin's time zone across a daylight-saving change, and refuses an unknown zone", async () => {
+    await insertAudit([
+      { actor: 'boss@example.com', action: 'first hour of the 29th in Paris', at: at('2026-03-28', '23:30:00') },
+      { actor: 'boss@example.com', action: 'last hour of the 29th in Paris', at: at('2026-03-29', '21:30:00') },
+      { actor: 'boss@example.com', action: 'first hour of the 30th in Paris', at: at('2026-03-29', '22:30:00') },
+    ]);
+    // 29 March 2026 has 23 hours in Paris (UTC+1 until 01:00 UTC, then UTC+2): one fixed offset gets one end wrong.
+    expect(actions(await logs('start_date=2026-03-29&end_date=2026-03-29&tz=Europe/Paris'))).toEqual([
+      'last hour of the 29th in Paris',
+      'first hour of the 29th in Paris',
+    ]);
+    for (const tz of ['-60', 'Mars/Olympus_Mons', '']) {
+      const response = await t.request({ method: 'GET', url: `/api/audit/logs?start_date=2026-03-29&tz=${tz}`, cookie: admin.cookie });
+      expect(response.statusCode, tz).toBe(400);
+      expect(response.json().issues, tz).toEqual([expect.objectContaining({ path: 'querystring.tz' })]);
+    }
   });
 
   it('sorts by each column both ways, empty values first going up', async () => {
@@ -151,11 +169,11 @@ describe('GET /api/audit/export', () => {
 
   it("writes the caller's wall-clock time when a tz is given, and audits the download", async () => {
     await insertAudit([{ actor: 'boss@example.com', action: 'edit user', at: at('2026-03-01', '22:30:00') }]);
-    const response = await download('start_date=2026-03-02&end_date=2026-03-02&tz=-120');
+    const response = await download('start_date=2026-03-02&end_date=2026-03-02&tz=Africa/Johannesburg');
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(response.rawPayload as unknown as ArrayBuffer);
     const sheet = workbook.worksheets[0]!;
-    expect(sheet.getCell('E1').value).toBe('Timestamp (UTC+02:00)');
+    expect(sheet.getCell('E1').value).toBe('Timestamp (Africa/Johannesburg)');
     expect((sheet.getCell('E2').value as Date).toISOString()).toBe('2026-03-02T00:30:00.000Z');
     const audit = await t.db.selectFrom('audit_log').selectAll().where('action', '=', 'export audit log').execute();
     expect(audit).toMatchObject([{ actor: 'boss@example.com', details: 'Downloaded audit_logs.xlsx for 2026-03-02 to 2026-03-02' }]);

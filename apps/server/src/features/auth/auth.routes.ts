@@ -6,29 +6,27 @@ import {
   registerInputSchema,
   sessionUserSchema,
 } from '@tradecraft/shared';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
-import { toSessionUser } from '../users/users.repository';
+import { toSessionUser } from '../users/session-user';
 import { currentUser } from '../../plugins/access';
 import { errorResponses } from '../../plugins/docs';
-import { changePassword, registerUser, signIn, signOut, type Client } from './auth.service';
-import { SESSION_ABSOLUTE_MS, SESSION_COOKIE } from '../../plugins/sessions.repository';
+import { changePassword, registerUser, signIn, signOut, type Client, type LockoutPolicy } from './auth.service';
+import { clearSessionCookie, setSessionCookie } from '../../plugins/session-cookie';
 
 export interface AuthRoutesOptions {
   db: Db;
   secureCookies: boolean;
+  lockout: LockoutPolicy;
 }
 
 function clientOf(request: FastifyRequest): Client {
   return { ip: request.ip ?? null, userAgent: request.headers['user-agent'] ?? null };
 }
 
-export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, secureCookies }) => {
-  const cookieOptions = { path: '/', httpOnly: true, sameSite: 'lax', secure: secureCookies } as const;
-  const clearSessionCookie = (reply: FastifyReply) => reply.clearCookie(SESSION_COOKIE, cookieOptions);
-
+export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, secureCookies, lockout }) => {
   app.post(
     '/register',
     {
@@ -39,9 +37,10 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         summary: 'Register an account',
         description:
           'Creates an account that waits as pending until an admin approves it; the answer carries the message to show. ' +
-          '409 when the email is taken; 429 after 100 registrations an hour from one address.',
+          'A known email gets the same answer (its owner is told through the bell); 429 after 100 registrations an hour ' +
+          'from one address.',
         body: registerInputSchema,
-        response: { 201: z.object({ message: z.string() }), ...errorResponses(409, 429) },
+        response: { 201: z.object({ message: z.string() }), ...errorResponses(429) },
       },
     },
     async (request, reply) => {
@@ -59,16 +58,17 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         operationId: 'signIn',
         summary: 'Sign in',
         description:
-          'Checks the email and password and sets the HttpOnly session cookie that every other operation needs. ' +
-          '401 for a wrong email or password (the same answer for both); 403 for a disabled or pending account ' +
-          '(three wrong passwords disable it); 429 when the address or account is over its sign-in limit.',
+          'Checks the email and password, sets the HttpOnly session cookie that every other operation needs and ends ' +
+          'the session the browser held, if any. 401 for a wrong email or password (the same answer for both); 403 for ' +
+          'a disabled or pending account (three wrong passwords disable it); 429 when the address or account is over ' +
+          'its sign-in limit.',
         body: loginInputSchema,
         response: { 200: z.object({ user: sessionUserSchema }), ...errorResponses(401, 429) },
       },
     },
     async (request, reply) => {
-      const { user, session } = await signIn(db, request.body, clientOf(request));
-      reply.setCookie(SESSION_COOKIE, session.token, { ...cookieOptions, maxAge: SESSION_ABSOLUTE_MS / 1000 });
+      const { user, session } = await signIn(db, request.body, clientOf(request), lockout, request.sessionId);
+      setSessionCookie(reply, secureCookies, session.token);
       return { user: toSessionUser(user) };
     },
   );
@@ -87,7 +87,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     },
     async (request, reply) => {
       await signOut(db, request.user, request.sessionId, clientOf(request));
-      clearSessionCookie(reply);
+      clearSessionCookie(reply, secureCookies);
       return { ok: true as const };
     },
   );
@@ -115,13 +115,16 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         tags: ['auth'],
         operationId: 'changePassword',
         summary: 'Change your password',
-        description: 'Needs the current password (400 when it is wrong); ends every other session of the user.',
+        description:
+          'Needs the current password (400 when it is wrong); ends every other session of the user and gives this one ' +
+          'a new cookie. A wrong current password counts toward the lockout; the third ends the session (401).',
         body: passwordChangeInputSchema,
-        response: { 200: okSchema },
+        response: { 200: okSchema, ...errorResponses(429) },
       },
     },
-    async (request) => {
-      await changePassword(db, currentUser(request), request.sessionId!, request.body, clientOf(request));
+    async (request, reply) => {
+      const session = await changePassword(db, currentUser(request), request.body, clientOf(request), lockout);
+      setSessionCookie(reply, secureCookies, session.token);
       return { ok: true as const };
     },
   );

@@ -1,23 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import { AUTH_MESSAGES, FAILED_LOGIN_THRESHOLD, type registerInputSchema } from '@tradecraft/shared';
 import type { z } from 'zod';
-import { nowIso } from '../../clock';
+import { isoFromNow, nowIso } from '../../clock';
 import type { Db } from '../../db/database';
 import { isUniqueViolation } from '../../db/errors';
 import type { User } from '../../db/schema';
-import { AppError, badRequest, conflict } from '../../errors';
-import { countUnknownEmailFailures, recordLoginEvent } from '../activity/activity.repository';
-import { notifyRecipients } from '../notifications/notifications.hub';
-import { insertNotifications } from '../notifications/notifications.repository';
-import { findUserByEmail, findUserById, listAdminIds } from '../users/users.repository';
+import { AppError, badRequest, unauthorized } from '../../errors';
+import { recordLoginEvent } from '../activity/activity.service';
+import { endStreamsOfEndedSessions, notifyRecipients } from '../notifications/notifications.hub';
+import { insertNotifications } from '../notifications/notifications.service';
+import { findUserByEmail, insertUser, listAdminIds } from '../users/users.service';
+import { claimSignInAttempt, clearFailedAttempts, lockAccount, setPasswordHash } from './auth.repository';
 import { hashPassword, verifyAgainstNothing, verifyPassword } from './passwords';
 import {
   LOGIN_FAILURES_PER_ACCOUNT,
   LOGIN_PER_ADDRESS,
+  PASSWORD_CHANGE_PER_USER,
   REGISTER_PER_ADDRESS,
   assertUnderRateLimit,
   consumeRateLimit,
   incrementRateLimit,
+  type RateLimit,
 } from './rate-limit';
 import { createSession, deleteSession, deleteUserSessions, type NewSession } from '../../plugins/sessions.repository';
 
@@ -28,7 +31,11 @@ export interface Client {
 
 type RegisterInput = z.output<typeof registerInputSchema>;
 
-/** Creates a pending account and tells every admin, in one transaction. */
+/**
+ * Creates a pending account and tells every admin, in one transaction. An email that already has an account
+ * gets the very same answer, so registration never tells who has an account; the account's owner is told
+ * through the bell instead.
+ */
 export async function registerUser(db: Db, input: RegisterInput, client: Client): Promise<void> {
   await consumeRateLimit(db, REGISTER_PER_ADDRESS, client.ip ?? 'unknown');
   const passwordHash = await hashPassword(input.password);
@@ -36,23 +43,20 @@ export async function registerUser(db: Db, input: RegisterInput, client: Client)
   let adminIds: string[] = [];
   try {
     await db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('users')
-        .values({
-          id: randomUUID(),
-          email: input.email,
-          password_hash: passwordHash,
-          first_name: input.firstName,
-          last_name: input.lastName,
-          designation: input.designation,
-          role: 'pending',
-          disabled: 0,
-          failed_attempts: 0,
-          photo_file_id: null,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
+      await insertUser(trx, {
+        id: randomUUID(),
+        email: input.email,
+        password_hash: passwordHash,
+        first_name: input.firstName,
+        last_name: input.lastName,
+        designation: input.designation,
+        role: 'pending',
+        disabled: 0,
+        failed_attempts: 0,
+        photo_file_id: null,
+        created_at: now,
+        updated_at: now,
+      });
       adminIds = await listAdminIds(trx);
       await insertNotifications(trx, adminIds, {
         kind: 'registration',
@@ -61,86 +65,133 @@ export async function registerUser(db: Db, input: RegisterInput, client: Client)
       });
     });
   } catch (error) {
-    if (isUniqueViolation(error)) {
-      throw conflict(`${AUTH_MESSAGES.registrationFailedPrefix}an account with this email already exists.`);
-    }
-    throw error;
+    if (!isUniqueViolation(error)) throw error;
+    await tellOwnerOfRegistrationAttempt(db, input.email);
+    return;
   }
   await notifyRecipients(db, adminIds); // after the commit: the admins' bells fetch rows that now exist
+}
+
+async function tellOwnerOfRegistrationAttempt(db: Db, email: string): Promise<void> {
+  const owner = await findUserByEmail(db, email);
+  if (!owner) return;
+  await insertNotifications(db, [owner.id], {
+    kind: 'registration-attempt',
+    message:
+      'Someone tried to register a new account with your email address. If it was you, sign in with your ' +
+      'password instead; if not, you need do nothing.',
+    link: null,
+  });
+  await notifyRecipients(db, [owner.id]);
 }
 
 const invalidCredentials = () => new AppError(401, AUTH_MESSAGES.invalidCredentials);
 const disabledAccount = () => new AppError(403, AUTH_MESSAGES.disabled);
 
+export interface LockoutPolicy {
+  /** How long the third wrong password locks the account. */
+  lockoutMs: number;
+}
+
+/** What the sign-in log keeps as the email of an attempt on an unknown account. */
+export const NOT_AN_EMAIL = '(not an email)';
+// Loose on purpose (admin@localhost is a real account), but no spaces, one @, a plain domain.
+const WELL_FORMED_EMAIL = /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[a-z0-9-]{1,63}(\.[a-z0-9-]{1,63})*$/;
+
+/** Free text typed into the email field (a password, say) must not end up in the sign-in log. */
+export function loggableEmail(email: string): string {
+  return email.length <= 254 && WELL_FORMED_EMAIL.test(email) ? email : NOT_AN_EMAIL;
+}
+
 /**
- * Signs a user in, or refuses with SPEC.md's messages. Wrong passwords count atomically; the third disables
- * the account. An unknown email answers exactly as a wrong password would (and, after three tries, as a
- * disabled account would), so sign-in never tells who has an account.
+ * Signs a user in, or refuses with the product's sign-in messages. Every attempt is counted before its
+ * password is checked, so parallel guesses cannot get round the count: at most three passwords are ever
+ * checked before the lock, and the third wrong one locks the account for `lockoutMs`. Until the right
+ * password is given, a disabled, locked, known or unknown account all answer alike (by the count of
+ * failures alone); so sign-in never tells who has an account or which is disabled. A valid session the
+ * browser still held is replaced.
  */
 export async function signIn(
   db: Db,
   input: { email: string; password: string },
   client: Client,
+  policy: LockoutPolicy,
+  replacedSessionId: string | null = null,
 ): Promise<{ user: User; session: NewSession }> {
   const email = input.email.trim().toLowerCase();
   const accountKey = `${client.ip ?? 'unknown'}:${email}`;
   await consumeRateLimit(db, LOGIN_PER_ADDRESS, client.ip ?? 'unknown');
   await assertUnderRateLimit(db, LOGIN_FAILURES_PER_ACCOUNT, accountKey);
-  const countFailure = () => incrementRateLimit(db, LOGIN_FAILURES_PER_ACCOUNT, accountKey);
+  const recordFailure = async (role: string) => {
+    await incrementRateLimit(db, LOGIN_FAILURES_PER_ACCOUNT, accountKey);
+    await recordLoginEvent(db, { email: role === 'unknown' ? loggableEmail(email) : email, role, event: 'failed_login', ip: client.ip });
+  };
 
   const user = await findUserByEmail(db, email);
   if (!user) {
     await verifyAgainstNothing(input.password);
-    await countFailure();
-    const earlierFailures = await countUnknownEmailFailures(db, email);
-    await recordLoginEvent(db, { email, role: 'unknown', event: 'failed_login', ip: client.ip });
-    throw earlierFailures + 1 >= FAILED_LOGIN_THRESHOLD ? disabledAccount() : invalidCredentials();
+    // The same count and lock period as a real account, kept per typed email.
+    const { count } = await incrementRateLimit(db, unknownAccountFailures(policy), email);
+    await recordFailure('unknown');
+    throw count >= FAILED_LOGIN_THRESHOLD ? disabledAccount() : invalidCredentials();
   }
 
-  if (!(await verifyPassword(user.password_hash, input.password))) {
-    await countFailure();
-    const counted = await recordFailedSignIn(db, user.id);
-    await recordLoginEvent(db, { email, role: user.role, event: 'failed_login', ip: client.ip });
-    throw counted.disabled === 1 ? disabledAccount() : invalidCredentials();
+  const attempt = await countSignInAttempt(db, user.id, policy);
+  if (attempt === undefined || attempt > FAILED_LOGIN_THRESHOLD) {
+    // Locked, or locked just now by this attempt (one of a parallel burst): refused without checking the password.
+    if (attempt !== undefined) await lockUser(db, user.id, policy);
+    await recordFailure(user.role);
+    throw disabledAccount();
   }
-  if (user.disabled === 1) {
+  if (!(await verifyPassword(user.password_hash, input.password))) {
+    await recordFailure(user.role);
+    if (attempt < FAILED_LOGIN_THRESHOLD) throw invalidCredentials();
+    await lockUser(db, user.id, policy);
+    throw disabledAccount();
+  }
+
+  const fresh = await clearFailedAttempts(db, user.id, attempt);
+  if (!fresh || fresh.disabled === 1) {
+    // Locked by a parallel guess, or disabled by an admin: the right password may now hear so.
     await recordLoginEvent(db, { email, role: user.role, event: 'failed_login', ip: client.ip });
     throw disabledAccount();
   }
-  if (user.role === 'pending') {
+  if (fresh.role === 'pending') {
     throw new AppError(403, AUTH_MESSAGES.pending);
   }
 
-  return db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('users')
-      .set({ failed_attempts: 0, disabled: 0 })
-      .where('id', '=', user.id)
-      .execute();
-    const session = await createSession(trx, user.id, client);
-    await recordLoginEvent(trx, { email, role: user.role, event: 'login', ip: client.ip });
-    return { user: { ...user, failed_attempts: 0 }, session };
+  const signedIn = await db.transaction().execute(async (trx) => {
+    if (replacedSessionId) await deleteSession(trx, replacedSessionId);
+    const session = await createSession(trx, fresh.id, client);
+    await recordLoginEvent(trx, { email, role: fresh.role, event: 'login', ip: client.ip });
+    return { user: fresh, session };
+  });
+  if (replacedSessionId) await endStreamsOfEndedSessions(db, [fresh.id]);
+  return signedIn;
+}
+
+const unknownAccountFailures = (policy: LockoutPolicy): RateLimit => ({
+  name: 'unknown-account-failures',
+  max: FAILED_LOGIN_THRESHOLD,
+  windowMs: policy.lockoutMs,
+  message: AUTH_MESSAGES.disabled,
+});
+
+function countSignInAttempt(db: Db, userId: string, policy: LockoutPolicy): Promise<number | undefined> {
+  return claimSignInAttempt(db, userId, {
+    now: nowIso(),
+    lockedUntil: isoFromNow(policy.lockoutMs),
+    threshold: FAILED_LOGIN_THRESHOLD,
   });
 }
 
-/** One more failed attempt, counted in a single statement so concurrent attempts all count. */
-async function recordFailedSignIn(db: Db, userId: string): Promise<{ failedAttempts: number; disabled: number }> {
-  const row = await db
-    .updateTable('users')
-    .set((eb) => ({
-      failed_attempts: eb('failed_attempts', '+', 1),
-      disabled: eb
-        .case()
-        .when('failed_attempts', '>=', FAILED_LOGIN_THRESHOLD - 1)
-        .then(1)
-        .else(eb.ref('disabled'))
-        .end(),
-    }))
-    .where('id', '=', userId)
-    .returning(['failed_attempts', 'disabled'])
-    .executeTakeFirstOrThrow();
-  if (row.disabled === 1) await deleteUserSessions(db, userId);
-  return { failedAttempts: row.failed_attempts, disabled: row.disabled };
+/** Locks the account and ends its sessions (and their notification streams). */
+async function lockUser(db: Db, userId: string, policy: LockoutPolicy): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await lockAccount(trx, userId, isoFromNow(policy.lockoutMs));
+    await deleteUserSessions(trx, userId);
+  });
+  await endStreamsOfEndedSessions(db, [userId]);
 }
 
 export async function signOut(db: Db, user: User | null, sessionId: string | null, client: Client): Promise<void> {
@@ -149,28 +200,46 @@ export async function signOut(db: Db, user: User | null, sessionId: string | nul
     await deleteSession(trx, sessionId);
     await recordLoginEvent(trx, { email: user.email, role: user.role, event: 'logout', ip: client.ip });
   });
+  await endStreamsOfEndedSessions(db, [user.id]);
 }
 
-/** Verifies the current password, stores the new one and ends the user's other sessions. */
+/** Failed password changes that end the session (they count toward the lockout as well). */
+export const PASSWORD_CHANGE_FAILURES_BEFORE_SIGN_OUT = FAILED_LOGIN_THRESHOLD;
+export const SIGNED_OUT_AFTER_FAILED_CHANGES =
+  'The current password was wrong too many times, so you have been signed out. Sign in again to continue.';
+
+/**
+ * Verifies the current password, stores the new one, ends the user's other sessions and replaces this one
+ * (the new session is returned: its cookie must be set). A wrong current password counts toward the
+ * lockout like a failed sign-in; the third ends the session.
+ */
 export async function changePassword(
   db: Db,
   user: User,
-  sessionId: string,
   input: { currentPassword: string; newPassword: string },
   client: Client,
-): Promise<void> {
-  const fresh = await findUserById(db, user.id);
-  if (!fresh || !(await verifyPassword(fresh.password_hash, input.currentPassword))) {
-    throw badRequest('The current password is incorrect.');
+  policy: LockoutPolicy,
+): Promise<NewSession> {
+  await consumeRateLimit(db, PASSWORD_CHANGE_PER_USER, user.id);
+  const attempt = await countSignInAttempt(db, user.id, policy);
+  if (attempt === undefined || attempt > FAILED_LOGIN_THRESHOLD) {
+    await lockUser(db, user.id, policy); // ends this session too
+    throw unauthorized(SIGNED_OUT_AFTER_FAILED_CHANGES);
+  }
+  if (!(await verifyPassword(user.password_hash, input.currentPassword))) {
+    await recordLoginEvent(db, { email: user.email, role: user.role, event: 'failed_login', ip: client.ip });
+    if (attempt < PASSWORD_CHANGE_FAILURES_BEFORE_SIGN_OUT) throw badRequest('The current password is incorrect.');
+    await lockUser(db, user.id, policy);
+    throw unauthorized(SIGNED_OUT_AFTER_FAILED_CHANGES);
   }
   const passwordHash = await hashPassword(input.newPassword);
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('users')
-      .set({ password_hash: passwordHash, updated_at: nowIso() })
-      .where('id', '=', user.id)
-      .execute();
-    await deleteUserSessions(trx, user.id, sessionId);
+  const session = await db.transaction().execute(async (trx) => {
+    await setPasswordHash(trx, user.id, passwordHash, nowIso());
+    await deleteUserSessions(trx, user.id);
+    const replacement = await createSession(trx, user.id, client);
     await recordLoginEvent(trx, { email: user.email, role: user.role, event: 'password_change', ip: client.ip });
+    return replacement;
   });
+  await endStreamsOfEndedSessions(db, [user.id]);
+  return session;
 }

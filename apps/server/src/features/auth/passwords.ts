@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
+import { PASSWORD_SPECIALS } from '@tradecraft/shared';
 
 const ARGON2ID = 2; // Algorithm.Argon2id, a const enum that isolated modules cannot import
 
@@ -30,13 +31,12 @@ export async function verifyAgainstNothing(password: string): Promise<false> {
 const LOWER = 'abcdefghijkmnopqrstuvwxyz';
 const UPPER = 'ABCDEFGHJKLMNPQRSTUVWXYZ';
 const DIGITS = '23456789';
-const SPECIALS = '@$!%*?&';
 
-/** A random password that meets SPEC.md's rule (20 characters, every class present). */
+/** A random password that meets the password rule (20 characters, every class present). */
 export function generatePassword(length = 20): string {
-  const all = LOWER + UPPER + DIGITS + SPECIALS;
+  const all = LOWER + UPPER + DIGITS + PASSWORD_SPECIALS;
   const pick = (alphabet: string) => alphabet[randomInt(alphabet.length)]!;
-  const chars = [pick(LOWER), pick(UPPER), pick(DIGITS), pick(SPECIALS)];
+  const chars = [pick(LOWER), pick(UPPER), pick(DIGITS), pick(PASSWORD_SPECIALS)];
   while (chars.length < length) chars.push(pick(all));
   for (let i = chars.length - 1; i > 0; i--) {
     const j = randomInt(i + 1);

@@ -1,6 +1,7 @@
 import { nowIso } from '../../clock';
 import type { DbOrTrx } from '../../db/database';
 import { tooManyRequests } from '../../errors';
+import { deleteRateLimitsEndedBy, findLiveRateLimit, upsertRateLimitCounter, type RateLimitCounter } from './rate-limits.repository';
 
 export interface RateLimit {
   /** What is limited, e.g. 'login-ip'. */
@@ -10,36 +11,10 @@ export interface RateLimit {
   message: string;
 }
 
-// Counters live in the database so every server process behind a load balancer shares them.
 /** Counts one more event in the current window and returns the count. */
-export async function incrementRateLimit(
-  db: DbOrTrx,
-  limit: RateLimit,
-  subject: string,
-): Promise<{ count: number; window_ends_at: string }> {
-  const now = nowIso();
+export function incrementRateLimit(db: DbOrTrx, limit: RateLimit, subject: string): Promise<RateLimitCounter> {
   const windowEndsAt = new Date(Date.now() + limit.windowMs).toISOString();
-  return db
-    .insertInto('rate_limits')
-    .values({ key: `${limit.name}:${subject}`, count: 1, window_ends_at: windowEndsAt })
-    .onConflict((oc) =>
-      oc.column('key').doUpdateSet((eb) => ({
-        count: eb
-          .case()
-          .when('rate_limits.window_ends_at', '<=', now)
-          .then(1)
-          .else(eb('rate_limits.count', '+', 1))
-          .end(),
-        window_ends_at: eb
-          .case()
-          .when('rate_limits.window_ends_at', '<=', now)
-          .then(windowEndsAt)
-          .else(eb.ref('rate_limits.window_ends_at'))
-          .end(),
-      })),
-    )
-    .returning(['count', 'window_ends_at'])
-    .executeTakeFirstOrThrow();
+  return upsertRateLimitCounter(db, `${limit.name}:${subject}`, windowEndsAt, nowIso());
 }
 
 /** Counts this request and refuses it (429) once the window's limit is passed. */
@@ -53,23 +28,18 @@ export async function consumeRateLimit(db: DbOrTrx, limit: RateLimit, subject: s
 
 /** Refuses when the counter is already at its limit, without counting this request (see LOGIN_FAILURES_PER_ACCOUNT). */
 export async function assertUnderRateLimit(db: DbOrTrx, limit: RateLimit, subject: string): Promise<void> {
-  const row = await db
-    .selectFrom('rate_limits')
-    .select(['count', 'window_ends_at'])
-    .where('key', '=', `${limit.name}:${subject}`)
-    .where('window_ends_at', '>', nowIso())
-    .executeTakeFirst();
+  const row = await findLiveRateLimit(db, `${limit.name}:${subject}`, nowIso());
   if (row && row.count >= limit.max) {
     const retryAfterSeconds = Math.max(1, Math.ceil((Date.parse(row.window_ends_at) - Date.now()) / 1000));
     throw tooManyRequests(limit.message, retryAfterSeconds);
   }
 }
 
-export async function deleteExpiredRateLimits(db: DbOrTrx): Promise<void> {
-  await db.deleteFrom('rate_limits').where('window_ends_at', '<=', nowIso()).execute();
+export function deleteExpiredRateLimits(db: DbOrTrx): Promise<void> {
+  return deleteRateLimitsEndedBy(db, nowIso());
 }
 
-const MINUTE = 60_000;
+export const MINUTE = 60_000;
 
 /** A whole class signing in from one address must pass: 120 a minute per address. */
 export const LOGIN_PER_ADDRESS: RateLimit = {
@@ -95,4 +65,12 @@ export const REGISTER_PER_ADDRESS: RateLimit = {
   max: 100,
   windowMs: 60 * MINUTE,
   message: 'Too many registrations from your network. Please try again later.',
+};
+
+/** Wrong current passwords also count toward the lockout; this bounds the attempts themselves. */
+export const PASSWORD_CHANGE_PER_USER: RateLimit = {
+  name: 'password-change',
+  max: 10,
+  windowMs: 15 * MINUTE,
+  message: 'Too many password changes. Please wait 15 minutes and try again.',
 };

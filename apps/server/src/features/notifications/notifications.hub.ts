@@ -1,16 +1,22 @@
 import { EventEmitter } from 'node:events';
 import type { FastifyBaseLogger } from 'fastify';
-import { PostgresAdapter, sql } from 'kysely';
+import { PostgresAdapter } from 'kysely';
 import pg from 'pg';
 import type { Db } from '../../db/database';
+import { publishOnChannel } from './notifications.repository';
 
-/** The PostgreSQL channel every server process LISTENs on; a payload is `{"r":[recipient ids]}`. */
+/**
+ * The PostgreSQL channel every server process LISTENs on. A payload is `{"r":[recipient ids]}` (they have
+ * something new) or `{"s":[user ids]}` (some of their sessions ended: their streams check themselves now).
+ */
 export const NOTIFY_CHANNEL = 'tradecraft_notifications';
 /** pg_notify payloads must stay under 8000 bytes: 100 UUIDs are about 4 KB. */
 const IDS_PER_NOTIFY = 100;
 const RECONNECT_MS = { first: 500, max: 30_000 };
 
 type Listener = () => void;
+
+const sessionsEvent = (userId: string) => `sessions:${userId}`;
 
 /**
  * Tells open notification streams of this process that their user has something new. On SQLite (one
@@ -38,8 +44,19 @@ export class NotificationHub {
     return () => this.emitter.off(userId, listener);
   }
 
+  /** Called when some session of the user may have ended (sign-out, disable, lock, password change). */
+  watchSessions(userId: string, listener: Listener): () => void {
+    const event = sessionsEvent(userId);
+    this.emitter.on(event, listener);
+    return () => this.emitter.off(event, listener);
+  }
+
   deliver(recipientIds: readonly string[]): void {
     for (const id of new Set(recipientIds)) this.emitter.emit(id);
+  }
+
+  deliverSessionsEnded(userIds: readonly string[]): void {
+    for (const id of new Set(userIds)) this.emitter.emit(sessionsEvent(id));
   }
 
   /** Starts LISTENing when there is a PostgreSQL URL; resolves once listening (or after a failed first try). */
@@ -54,8 +71,9 @@ export class NotificationHub {
     client.on('notification', (message) => {
       if (message.channel !== NOTIFY_CHANNEL || !message.payload) return;
       try {
-        const { r } = JSON.parse(message.payload) as { r?: unknown };
+        const { r, s } = JSON.parse(message.payload) as { r?: unknown; s?: unknown };
         if (Array.isArray(r)) this.deliver(r.filter((id): id is string => typeof id === 'string'));
+        if (Array.isArray(s)) this.deliverSessionsEnded(s.filter((id): id is string => typeof id === 'string'));
       } catch {
         this.log.warn('ignored a malformed notification payload');
       }
@@ -128,21 +146,34 @@ const isPostgres = (db: Db) => db.getExecutor().adapter instanceof PostgresAdapt
  * Call after the transaction that inserted notifications has committed: wakes the recipients' open
  * streams in every server process. Never throws: the rows are saved, and the bell's list is the fallback.
  */
-export async function notifyRecipients(db: Db, recipientIds: readonly string[]): Promise<void> {
-  if (recipientIds.length === 0) return;
+export function notifyRecipients(db: Db, recipientIds: readonly string[]): Promise<void> {
+  return broadcast(db, 'r', recipientIds);
+}
+
+/**
+ * Call after the transaction that ended sessions of these users has committed: their open streams in every
+ * process check their session at once and close when it is gone (instead of at the next heartbeat).
+ */
+export function endStreamsOfEndedSessions(db: Db, userIds: readonly string[]): Promise<void> {
+  return broadcast(db, 's', userIds);
+}
+
+async function broadcast(db: Db, key: 'r' | 's', ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
   const hub = hubs.get(db);
+  const deliverHere = () => (key === 'r' ? hub?.deliver(ids) : hub?.deliverSessionsEnded(ids));
   try {
     if (isPostgres(db)) {
-      for (let start = 0; start < recipientIds.length; start += IDS_PER_NOTIFY) {
-        const payload = JSON.stringify({ r: recipientIds.slice(start, start + IDS_PER_NOTIFY) });
-        await sql`select pg_notify(${NOTIFY_CHANNEL}, ${payload})`.execute(db);
+      for (let start = 0; start < ids.length; start += IDS_PER_NOTIFY) {
+        const payload = JSON.stringify({ [key]: ids.slice(start, start + IDS_PER_NOTIFY) });
+        await publishOnChannel(db, NOTIFY_CHANNEL, payload);
       }
       // Without a LISTEN connection of its own this process would not hear itself.
-      if (hub && !hub.listening) hub.deliver(recipientIds);
+      if (hub && !hub.listening) deliverHere();
     } else {
-      hub?.deliver(recipientIds);
+      deliverHere();
     }
   } catch {
-    hub?.deliver(recipientIds);
+    deliverHere();
   }
 }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { nowIso } from '../../clock';
 import type { DbOrTrx } from '../../db/database';
 
@@ -80,4 +81,9 @@ export async function isSessionLive(db: DbOrTrx, sessionId: string): Promise<boo
     .where('users.role', '!=', 'pending')
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** PostgreSQL only: tells every connection LISTENing on `channel` (every server process) about `payload`. */
+export async function publishOnChannel(db: DbOrTrx, channel: string, payload: string): Promise<void> {
+  await sql`select pg_notify(${channel}, ${payload})`.execute(db);
 }

@@ -10,6 +10,8 @@ import { markNotificationsRead, notificationsOf } from './notifications.service'
 
 /** Proxies drop connections that stay silent for about a minute; a comment line every 25 s keeps it open. */
 export const HEARTBEAT_MS = 25_000;
+/** Open streams one session may hold (a few tabs); opening another closes the oldest. */
+export const STREAMS_PER_SESSION = 3;
 
 export interface NotificationsRoutesOptions {
   db: Db;
@@ -24,6 +26,8 @@ export const notificationsRoutes: FastifyPluginAsyncZod<NotificationsRoutesOptio
   await hub.start();
   registerHub(db, hub);
   const openStreams = new Set<() => void>();
+  /** This process's open streams per session, oldest first. */
+  const streamsBySession = new Map<string, (() => void)[]>();
 
   // Streams never finish on their own, so end them before the server waits for requests in flight.
   app.addHook('preClose', async () => {
@@ -104,13 +108,18 @@ export const notificationsRoutes: FastifyPluginAsyncZod<NotificationsRoutesOptio
       send('retry: 5000\n\nevent: ready\ndata: {}\n\n');
 
       const unsubscribe = hub.subscribe(user.id, () => send('event: notification\ndata: {}\n\n'));
+      // A signed-out, disabled or locked user's stream ends as soon as the hub says a session of theirs ended,
+      // and at the latest at the next beat.
+      const checkSession = async () => {
+        const live = sessionId !== null && (await isSessionLive(db, sessionId).catch(() => true));
+        if (!live) end();
+        return live;
+      };
+      const unwatch = hub.watchSessions(user.id, () => void checkSession());
       const heartbeat = setInterval(() => {
-        void (async () => {
-          // A signed-out or disabled user's stream ends at the next beat.
-          const live = sessionId !== null && (await isSessionLive(db, sessionId).catch(() => true));
-          if (!live) end();
-          else send(': heartbeat\n\n');
-        })();
+        void checkSession().then((live) => {
+          if (live) send(': heartbeat\n\n');
+        });
       }, heartbeatMs);
       heartbeat.unref();
 
@@ -118,9 +127,21 @@ export const notificationsRoutes: FastifyPluginAsyncZod<NotificationsRoutesOptio
         if (!openStreams.delete(end)) return;
         clearInterval(heartbeat);
         unsubscribe();
+        unwatch();
+        const sessionStreams = sessionId === null ? undefined : streamsBySession.get(sessionId);
+        if (sessionStreams) {
+          sessionStreams.splice(sessionStreams.indexOf(end), 1);
+          if (sessionStreams.length === 0) streamsBySession.delete(sessionId!);
+        }
         if (!raw.writableEnded) raw.end();
       }
       openStreams.add(end);
+      if (sessionId !== null) {
+        const sessionStreams = streamsBySession.get(sessionId) ?? [];
+        sessionStreams.push(end);
+        streamsBySession.set(sessionId, sessionStreams);
+        while (sessionStreams.length > STREAMS_PER_SESSION) sessionStreams[0]!();
+      }
       // The response's 'close' is the connection going away (the request's fires once its body is read).
       raw.on('close', end);
     },

@@ -2,6 +2,10 @@ import { NOTIFICATION_LIST_LIMIT, type NotificationList } from '@tradecraft/shar
 import type { Db } from '../../db/database';
 import { countUnread, listNotifications, markAllRead } from './notifications.repository';
 
+// Other features notify users through here: insert inside their transaction, then notifyRecipients after it commits.
+export { insertNotifications, type NotificationInput } from './notifications.repository';
+export { notifyRecipients } from './notifications.hub';
+
 export async function notificationsOf(db: Db, userId: string): Promise<NotificationList> {
   const [rows, unread] = await Promise.all([listNotifications(db, userId, NOTIFICATION_LIST_LIMIT), countUnread(db, userId)]);
   return {

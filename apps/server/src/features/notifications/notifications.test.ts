@@ -89,6 +89,20 @@ function eventReader(response: Response) {
         buffer += decoder.decode(chunk.value, { stream: true });
       }
     },
+    /** Resolves true when the server ends the stream within the time, false otherwise. */
+    async ended(timeoutMs: number): Promise<boolean> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const left = deadline - Date.now();
+        if (left <= 0) return false;
+        const chunk = await Promise.race([
+          reader.read().catch(() => ({ done: true as const, value: undefined })),
+          new Promise<null>((resolve) => setTimeout(resolve, left, null)),
+        ]);
+        if (chunk === null) return false;
+        if (chunk.done) return true;
+      }
+    },
     cancel: () => reader.cancel().catch(() => undefined),
   };
 }
@@ -147,5 +161,51 @@ describe('GET /api/notifications/stream', () => {
     expect((await register(t, 'elsewhere@example.com')).statusCode).toBe(201); // through the first server
     await events.next('notification');
     await events.cancel();
+  });
+});
+
+describe('closing streams', () => {
+  // The heartbeat (25 s) would end them eventually; these must end within a second.
+  const SOON_MS = 2000;
+
+  async function streamOf(t: TestApp, base: string, cookie: string) {
+    const events = eventReader(await openStream(base, cookie));
+    await events.next('ready');
+    opened.push({ close: events.cancel });
+    return events;
+  }
+
+  it('ends the streams of a session at once when it signs out, and leaves other sessions streaming', async () => {
+    const t = await testApp(usingPostgres() ? { DATABASE_URL: process.env.TEST_DATABASE_URL! } : {});
+    const user = await t.createUser({ role: 'student' });
+    const [leaving, staying] = [await t.signIn(user.email), await t.signIn(user.email)];
+    const base = await listen(t.app);
+    const leavingStream = await streamOf(t, base, leaving);
+    const stayingStream = await streamOf(t, base, staying);
+    expect((await t.request({ method: 'POST', url: '/api/auth/logout', body: {}, cookie: leaving })).statusCode).toBe(200);
+    expect(await leavingStream.ended(SOON_MS)).toBe(true);
+    expect(await stayingStream.ended(300)).toBe(false);
+  });
+
+  it("ends every stream of a user at once when an admin disables them", async () => {
+    const t = await testApp(usingPostgres() ? { DATABASE_URL: process.env.TEST_DATABASE_URL! } : {});
+    const admin = await t.userWithSession('admin');
+    const student = await t.userWithSession('student');
+    const base = await listen(t.app);
+    const stream = await streamOf(t, base, student.cookie);
+    const disabled = await t.request({ method: 'PATCH', url: `/api/users/${student.user.id}`, body: { disabled: true }, cookie: admin.cookie });
+    expect(disabled.statusCode).toBe(200);
+    expect(await stream.ended(SOON_MS)).toBe(true);
+  });
+
+  it('keeps at most three streams per session: a fourth closes the oldest', async () => {
+    const t = await testApp();
+    const { cookie } = await t.userWithSession('student');
+    const base = await listen(t.app);
+    const streams = [];
+    for (let i = 0; i < 3; i++) streams.push(await streamOf(t, base, cookie));
+    const fourth = await streamOf(t, base, cookie);
+    expect(await streams[0]!.ended(SOON_MS)).toBe(true);
+    for (const open of [streams[1]!, streams[2]!, fourth]) expect(await open.ended(200)).toBe(false);
   });
 });

@@ -74,7 +74,7 @@ export const profileRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
           'Upload the picture as multipart/form-data in the field `file`. It is stored as a WebP of at most 512 px a ' +
           'side. 400 for a missing, unreadable or unsupported file; 413 as soon as it passes 2 MB.',
         consumes: ['multipart/form-data'],
-        response: { 200: profileResponseSchema, ...errorResponses(404) },
+        response: { 200: profileResponseSchema, ...errorResponses(404, 429) },
       },
     },
     async (request, reply) => {

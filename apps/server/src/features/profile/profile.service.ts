@@ -2,9 +2,10 @@ import { PROFILE_MESSAGES, type Profile, type UpdateProfileInput } from '@tradec
 import type { Db } from '../../db/database';
 import type { User } from '../../db/schema';
 import { notFound } from '../../errors';
-import { deleteFile, getFileBytes, saveFile } from '../files/files.repository';
-import { toSessionUser } from '../users/users.repository';
+import { deleteFile, getFileBytes, saveFile } from '../files/files.service';
+import { toSessionUser } from '../users/session-user';
 import { normalizeProfilePhoto, PROFILE_PHOTO_CONTENT_TYPE } from './profile-photo';
+import { consumeRateLimit, MINUTE, type RateLimit } from '../auth/rate-limit';
 import { findPhotoFileId, lockPhotoFileId, setPhotoFileId, updateProfileFields } from './profile.repository';
 
 export function profileOf(user: User): Profile {
@@ -18,8 +19,17 @@ export async function updateProfile(db: Db, user: User, input: Required<UpdatePr
   return profileOf(updated);
 }
 
+/** Decoding and re-encoding a picture is the costliest thing a user can ask for: a few a minute are plenty. */
+export const PICTURES_PER_USER: RateLimit = {
+  name: 'profile-pictures',
+  max: 10,
+  windowMs: 10 * MINUTE,
+  message: 'You have uploaded too many pictures. Please wait 10 minutes and try again.',
+};
+
 /** Re-encodes the picture, stores it and removes the previous one, all in one transaction. */
 export async function replaceProfilePhoto(db: Db, user: User, bytes: Buffer): Promise<Profile> {
+  await consumeRateLimit(db, PICTURES_PER_USER, user.id);
   const webp = await normalizeProfilePhoto(bytes);
   const updated = await db.transaction().execute(async (trx) => {
     const current = await lockPhotoFileId(trx, user.id);

@@ -1,8 +1,8 @@
-import { deflateSync } from 'node:zlib';
 import { PROFILE_MESSAGES } from '@tradecraft/shared';
 import sharp from 'sharp';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, ORIGIN, type TestApp } from '../../../test/helper';
+import { zeroPng } from '../../../../../test-support/png';
 import { SESSION_COOKIE } from '../../plugins/sessions.repository';
 
 let t: TestApp;
@@ -42,37 +42,7 @@ const png = (width = 64, height = 48) =>
     .toBuffer();
 
 /** A valid PNG of a few hundred bytes whose header claims 20000 x 20000 pixels (400 megapixels). */
-function decompressionBombPng(): Buffer {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    return c >>> 0;
-  });
-  const crc32 = (buffer: Buffer) => {
-    let c = 0xffffffff;
-    for (const byte of buffer) c = crcTable[(c ^ byte) & 0xff]! ^ (c >>> 8);
-    return (c ^ 0xffffffff) >>> 0;
-  };
-  const chunk = (type: string, data: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(body));
-    return Buffer.concat([length, body, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(20_000, 0);
-  header.writeUInt32BE(20_000, 4);
-  header.writeUInt8(8, 8); // bit depth
-  header.writeUInt8(2, 9); // truecolour
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(Buffer.alloc(20_001 * 3))), // a sliver of the zero rows it promises
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
+const decompressionBombPng = () => zeroPng(20_000, 20_000, 1);
 
 describe('GET /api/profile', () => {
   it('returns the signed-in user their own profile', async () => {
@@ -228,6 +198,22 @@ describe('PUT /api/profile/photo', () => {
       expect(response.json().error).toBe(PROFILE_MESSAGES.photoType);
     }
     expect(await t.db.selectFrom('files').select('id').execute()).toEqual([]);
+  });
+
+  it('processes at most 10 pictures per user in 10 minutes', async () => {
+    const { user, cookie } = await t.userWithSession('student');
+    const picture = await png(16, 16);
+    for (let i = 0; i < 10; i++) {
+      expect((await uploadPhoto(cookie, { name: 'me.png', type: 'image/png', bytes: picture })).statusCode).toBe(200);
+    }
+    const before = await t.db.selectFrom('users').select('photo_file_id').where('id', '=', user.id).executeTakeFirstOrThrow();
+    const refused = await uploadPhoto(cookie, { name: 'me.png', type: 'image/png', bytes: picture });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json().error).toBe('You have uploaded too many pictures. Please wait 10 minutes and try again.');
+    const after = await t.db.selectFrom('users').select('photo_file_id').where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(after).toEqual(before);
+    const other = await t.userWithSession('student');
+    expect((await uploadPhoto(other.cookie, { name: 'me.png', type: 'image/png', bytes: picture })).statusCode).toBe(200);
   });
 
   it('refuses a text file renamed .png', async () => {

@@ -47,6 +47,7 @@ export async function insertScenario(
     description: `Description of ${id}.`,
     ...(options.sources ? { sources: options.sources } : {}),
     steps: steps.map((step) => ({
+      kind: 'choice' as const,
       id: step.id,
       title: `Title of ${step.id}`,
       description: `What happens at ${step.id}.`,
@@ -119,8 +120,16 @@ export async function insertRun(
     current_step_id: decisions.at(-1)?.stepId ?? 'one',
     current_answered: 0,
     last_option_index: null,
-    score: options.score ?? decisions.filter((decision) => decision.correct).length,
-    technique_counts: '{}',
+    // Recorded as the migration keeps a run from before step kinds: 1 credit per correct answer, percent over the
+    // step count.
+    score_thousandths: 1000 * (options.score ?? decisions.filter((decision) => decision.correct).length),
+    percent_base: options.stepCount ?? 2,
+    played_steps: decisions.length,
+    best_path_steps: options.stepCount ?? 2,
+    pending_reviews: 0,
+    hint_opened: 0,
+    visit_submitted: 0,
+    last_credit_thousandths: null,
     status,
     started_at: startedAt,
     finished_at: finishedAt,
@@ -142,6 +151,13 @@ export async function insertRun(
           technique: decision.technique ?? null,
           time_ms: decision.timeMs === undefined ? 1000 * (index + 1) : decision.timeMs,
           at: new Date(Date.parse(startedAt) + (index + 1) * 10_000).toISOString(),
+          kind: 'choice',
+          skill: 'response',
+          credit_thousandths: decision.correct ? 1000 : 0,
+          first_submission: 1,
+          scored: 1,
+          hint_used: 0,
+          result: null,
         })),
       )
       .execute();

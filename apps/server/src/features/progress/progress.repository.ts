@@ -1,8 +1,9 @@
 import { PASS_MARK_RATIO, type SortDirection, type TrainingProgressSortColumn } from '@tradecraft/shared';
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql, type Expression, type Selectable, type SqlBool } from 'kysely';
 import type { DbOrTrx } from '../../db/database';
-import type { Run, Scenario } from '../../db/schema';
-import { containsIgnoringCase } from '../audit/contains';
+import { containsIgnoringCase } from '../../db/contains';
+import type { Run, RunDecisionsTable, Scenario } from '../../db/schema';
+import type { SkillTally } from '../runs/run-figures';
 
 // Every query of progress and reporting. The runs table keeps each run's scenario name and step count as
 // they were at the start, so no query here has to read a scenario to score a run.
@@ -12,7 +13,9 @@ export interface UserRunRow {
   scenario_id: string;
   scenario_name: string;
   step_count: number;
-  score: number;
+  score_thousandths: number;
+  percent_base: number;
+  pending_reviews: number;
   status: Run['status'];
   started_at: string;
   finished_at: string | null;
@@ -21,18 +24,8 @@ export interface UserRunRow {
   scenario_deleted_at: string | null;
 }
 
-export interface DecisionRow {
-  run_id: string;
-  seq: number;
-  step_id: string;
-  option_index: number;
-  correct: number;
-  decision: string;
-  feedback: string;
-  technique: string | null;
-  time_ms: number | null;
-  at: string;
-}
+/** A decision as progress reads it: every column but its row id. */
+export type DecisionRow = Omit<Selectable<RunDecisionsTable>, 'id'>;
 
 const DECISION_COLUMNS = [
   'run_decisions.run_id',
@@ -45,6 +38,13 @@ const DECISION_COLUMNS = [
   'run_decisions.technique',
   'run_decisions.time_ms',
   'run_decisions.at',
+  'run_decisions.kind',
+  'run_decisions.skill',
+  'run_decisions.credit_thousandths',
+  'run_decisions.first_submission',
+  'run_decisions.scored',
+  'run_decisions.hint_used',
+  'run_decisions.result',
 ] as const;
 
 /** The platform difficulty as stored by the Difficulty Adjuster (JSON text), if any. */
@@ -63,7 +63,9 @@ export function listRunsOfUser(db: DbOrTrx, userId: string): Promise<UserRunRow[
       'runs.scenario_id',
       'runs.scenario_name',
       'runs.step_count',
-      'runs.score',
+      'runs.score_thousandths',
+      'runs.percent_base',
+      'runs.pending_reviews',
       'runs.status',
       'runs.started_at',
       'runs.finished_at',
@@ -150,7 +152,9 @@ export interface TrainingProgressRowData {
   scenario_id: string;
   scenario_name: string;
   step_count: number;
-  score: number;
+  score_thousandths: number;
+  percent_base: number;
+  pending_reviews: number;
   status: Run['status'];
   started_at: string;
   finished_at: string | null;
@@ -172,12 +176,15 @@ function filteredRuns(db: DbOrTrx, filters: TrainingProgressFilters) {
 }
 
 // Sort keys as SQL expressions with literals only (no bound parameters), so each can match the expression
-// index of the same text in migration 0050 on both databases.
+// index of the same text in migrations 0050 and 2026_11_23_0401 on both databases.
 const completed = sql.lit('completed');
 /** Score percent order: the unrounded ratio sorts exactly as the rounded percent does; '-' (unknown) first. */
-const SCORE_KEY = sql<number>`case when runs.step_count > 0 then (runs.score * 100.0) / runs.step_count else -1 end`;
-/** '-' (0) < Fail (1) < Pass (2); Pass ⇔ 200·score ≥ 139·steps ⇔ round(percent) ≥ 70 (see PASS_MARK_RATIO). */
-const RESULT_KEY = sql<number>`case when runs.status = ${completed} and runs.step_count > 0 then case when ${sql.lit(PASS_MARK_RATIO.scoreFactor)} * runs.score >= ${sql.lit(PASS_MARK_RATIO.stepFactor)} * runs.step_count then 2 else 1 end else 0 end`;
+const SCORE_KEY = sql<number>`case when runs.percent_base > 0 then (runs.score_thousandths * 1.0) / runs.percent_base else -1 end`;
+/**
+ * '-' (0) < Awaiting review (1) < Fail (2) < Pass (3); Pass ⇔ 2·thousandths ≥ 1390·base ⇔ round(percent) ≥ 70
+ * (see PASS_MARK_RATIO).
+ */
+const RESULT_KEY = sql<number>`case when runs.status = ${completed} and runs.percent_base > 0 then case when runs.pending_reviews > 0 then 1 when ${sql.lit(PASS_MARK_RATIO.scoreFactor)} * runs.score_thousandths >= ${sql.lit(PASS_MARK_RATIO.baseFactor)} * runs.percent_base then 3 else 2 end else 0 end`;
 /** Completed (0) < Incomplete (1), as the words sort. */
 const STATUS_KEY = sql<number>`case when runs.status = ${completed} then 0 else 1 end`;
 
@@ -198,7 +205,9 @@ const ROW_COLUMNS = [
   'runs.scenario_id',
   'runs.scenario_name',
   'runs.step_count',
-  'runs.score',
+  'runs.score_thousandths',
+  'runs.percent_base',
+  'runs.pending_reviews',
   'runs.status',
   'runs.started_at',
   'runs.finished_at',
@@ -280,24 +289,78 @@ export interface TechniqueTally {
   technique: string;
   attempts: number;
   correct: number;
+  /** Credit earned on first submissions of scored steps, in thousandths. */
+  thousandths: number;
 }
 
-/** Answers and right answers per technique: one user's, or everyone's when userId is null. */
+/** Runs of one user, or everyone's when userId is null (the join only when a user is named). */
+function decisionsOf(db: DbOrTrx, userId: string | null) {
+  const base = db.selectFrom('run_decisions');
+  return userId === null ? base : base.innerJoin('runs', 'runs.id', 'run_decisions.run_id').where('runs.user_id', '=', userId);
+}
+
+/** Answers, right answers and credit per technique: one user's, or everyone's when userId is null. */
 export async function tallyTechniques(db: DbOrTrx, userId: string | null): Promise<TechniqueTally[]> {
   const technique = sql<string>`run_decisions.technique`;
-  const base = db.selectFrom('run_decisions');
-  const query =
-    userId === null
-      ? base
-      : base.innerJoin('runs', 'runs.id', 'run_decisions.run_id').where('runs.user_id', '=', userId);
-  const rows = await query
+  const counted = sql<number>`case when run_decisions.first_submission = 1 and run_decisions.scored = 1 then run_decisions.credit_thousandths else 0 end`;
+  const rows = await decisionsOf(db, userId)
     .select((eb) => [
       technique.as('technique'),
       eb.fn.countAll<number>().as('attempts'),
       eb.fn.sum<number>(sql`run_decisions.correct`).as('correct'),
+      eb.fn.sum<number>(counted).as('thousandths'),
     ])
     .where(sql<SqlBool>`run_decisions.technique is not null`)
     .groupBy(technique)
     .execute();
-  return rows.map((row) => ({ technique: row.technique, attempts: Number(row.attempts), correct: Number(row.correct ?? 0) }));
+  return rows.map((row) => ({
+    technique: row.technique,
+    attempts: Number(row.attempts),
+    correct: Number(row.correct ?? 0),
+    thousandths: Number(row.thousandths ?? 0),
+  }));
+}
+
+/** First submissions on scored steps and their credit per skill (and kind, for unknown skills): one query. */
+export async function tallySkills(db: DbOrTrx, userId: string | null): Promise<SkillTally[]> {
+  const rows = await decisionsOf(db, userId)
+    .select((eb) => [
+      sql<string>`run_decisions.skill`.as('skill'),
+      sql<string>`run_decisions.kind`.as('kind'),
+      eb.fn.countAll<number>().as('attempts'),
+      eb.fn.sum<number>(sql`run_decisions.credit_thousandths`).as('thousandths'),
+    ])
+    .where(sql<SqlBool>`run_decisions.first_submission = 1 and run_decisions.scored = 1`)
+    .groupBy([sql`run_decisions.skill`, sql`run_decisions.kind`])
+    .execute();
+  return rows.map((row) => ({ skill: row.skill, kind: row.kind, attempts: Number(row.attempts), thousandths: Number(row.thousandths ?? 0) }));
+}
+
+/** Counted answers and their credit per run and skill, for a page of runs: one query. */
+export async function tallySkillsOfRuns(db: DbOrTrx, runIds: readonly string[]): Promise<Array<SkillTally & { run_id: string }>> {
+  if (runIds.length === 0) return [];
+  const rows = await db
+    .selectFrom('run_decisions')
+    .select((eb) => [
+      'run_decisions.run_id',
+      'run_decisions.skill',
+      'run_decisions.kind',
+      eb.fn.countAll<number>().as('attempts'),
+      eb.fn.sum<number>('run_decisions.credit_thousandths').as('thousandths'),
+    ])
+    .where('run_decisions.run_id', 'in', [...runIds])
+    .where('run_decisions.first_submission', '=', 1)
+    .where('run_decisions.scored', '=', 1)
+    .groupBy(['run_decisions.run_id', 'run_decisions.skill', 'run_decisions.kind'])
+    .execute();
+  return rows.map((row) => ({ run_id: row.run_id, skill: row.skill, kind: row.kind, attempts: Number(row.attempts), thousandths: Number(row.thousandths ?? 0) }));
+}
+
+/** The recorded results of every estimate's first submission: one user's, or everyone's. */
+export async function listEstimateResults(db: DbOrTrx, userId: string | null): Promise<string[]> {
+  const rows = await decisionsOf(db, userId)
+    .select(sql<string | null>`run_decisions.result`.as('result'))
+    .where(sql<SqlBool>`run_decisions.kind = 'estimate' and run_decisions.first_submission = 1`)
+    .execute();
+  return rows.map((row) => row.result).filter((result): result is string => result !== null);
 }

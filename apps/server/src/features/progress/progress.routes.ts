@@ -19,7 +19,7 @@ import { errorResponses, fileResponse } from '../../plugins/docs';
 import { userProgress } from './progress.service';
 import { runReport, runTimeline } from './run-report.service';
 import { skills, skillsLayer } from './skills.service';
-import { sendDownload, SPREADSHEET_MEDIA_TYPES } from '../../plugins/spreadsheet-export';
+import { sendAttachment, SPREADSHEET_MEDIA_TYPES } from '../../plugins/downloads';
 import { exportTrainingProgress, TRAINING_PROGRESS_FILENAMES, trainingProgressPage } from './training-progress.service';
 
 /** Progress and reporting: the dashboard, Training Progress, after-action reports and the skill map. */
@@ -81,7 +81,7 @@ export const progressRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       },
       async (request, reply) => {
         const body = await exportTrainingProgress(db, currentUser(request), request.query, format);
-        return sendDownload(reply, { mediaType, filename, body });
+        return sendAttachment(reply, { mediaType, filename, body });
       },
     );
   }

@@ -1,24 +1,23 @@
 import {
   DEFAULT_DIFFICULTY,
-  isRunCompleted,
   MAX_DIFFICULTY,
   MIN_DIFFICULTY,
-  runResult,
-  runScorePercent,
+  STEP_KINDS,
   type ProgressDecision,
   type ProgressRun,
   type ProgressSummary,
   type RecommendedScenario,
-  type RunResult,
   type ScenarioDefinition,
+  type StepKind,
   type TechniqueRef,
   type UserProgress,
 } from '@tradecraft/shared';
-import { findTechnique } from '@tradecraft/shared/attack';
+import { techniqueKey, techniqueRef } from '@tradecraft/shared/attack';
 import type { Db } from '../../db/database';
 import type { Run, User } from '../../db/schema';
 import { forbidden, notFound } from '../../errors';
-import { findUserByEmail } from '../users/users.repository';
+import { decisionSkill, parseStepResult, runDurationSeconds, runFigures } from '../runs/run-figures';
+import { findUserByEmail } from '../users/users.service';
 import {
   findDifficultySetting,
   findRun,
@@ -41,21 +40,6 @@ export const MAX_RECOMMENDATIONS = 3;
 
 const isAdmin = (user: User) => user.role === 'admin';
 
-/** "Phishing: Spearphishing Attachment" for T1566.001; the id itself when the dataset does not know it. */
-export function techniqueRef(id: string): TechniqueRef {
-  const technique = findTechnique(id);
-  if (!technique) return { id, name: id };
-  const parent = technique.subtechnique_of ? findTechnique(technique.subtechnique_of) : undefined;
-  return { id: technique.id, name: parent ? `${parent.name}: ${technique.name}` : technique.name };
-}
-
-/** The id a step's or decision's technique is counted under (the dataset's spelling). */
-export function techniqueKey(id: string | null | undefined): string | null {
-  const trimmed = id?.trim();
-  if (!trimmed) return null;
-  return findTechnique(trimmed)?.id ?? trimmed.toUpperCase();
-}
-
 /** The platform difficulty saved by the Difficulty Adjuster (a JSON number), or the default 3. */
 export function difficultyFromSetting(value: string | undefined): number {
   let parsed: unknown;
@@ -69,28 +53,9 @@ export function difficultyFromSetting(value: string | undefined): number {
     : DEFAULT_DIFFICULTY;
 }
 
-/** The figures of a run row, decided by the shared progress rules (the same ones every screen uses). */
-export function runFigures(run: Pick<Run, 'scenario_id' | 'scenario_name' | 'step_count' | 'score' | 'status' | 'started_at' | 'finished_at'>) {
-  const completed = isRunCompleted(run.status);
-  const scorePercent = runScorePercent(run.score, run.step_count);
-  const result: RunResult = runResult({ completed, scorePercent });
-  return {
-    scenarioId: run.scenario_id,
-    scenarioName: run.scenario_name.trim() || run.scenario_id,
-    stepCount: run.step_count,
-    score: run.score,
-    scorePercent,
-    result,
-    status: run.status,
-    completed,
-    startedAt: run.started_at,
-    finishedAt: run.finished_at,
-  };
-}
-
+/** Whole seconds from start to finish; null while the run is in progress. */
 export function durationSeconds(run: Pick<Run, 'started_at' | 'finished_at'>): number | null {
-  if (!run.finished_at) return null;
-  return Math.max(0, Math.round((Date.parse(run.finished_at) - Date.parse(run.started_at)) / 1000));
+  return run.finished_at ? runDurationSeconds(run, run.finished_at) : null;
 }
 
 export function toProgressDecision(row: DecisionRow): ProgressDecision {
@@ -104,7 +69,22 @@ export function toProgressDecision(row: DecisionRow): ProgressDecision {
     technique: technique ? techniqueRef(technique) : null,
     timeMs: row.time_ms,
     at: row.at,
+    kind: isStepKind(row.kind) ? row.kind : 'choice',
+    skill: decisionSkill(row),
+    credit: row.credit_thousandths / 1000,
+    firstSubmission: row.first_submission === 1,
+    scored: row.scored === 1,
+    hintUsed: row.hint_used === 1,
+    reviewStatus: row.kind === 'write' && row.first_submission === 1 && row.scored === 1 ? reviewStatusOf(row.result) : null,
   };
+}
+
+const isStepKind = (kind: string): kind is StepKind => (STEP_KINDS as readonly string[]).includes(kind);
+
+/** A write decision's review state as recorded in its result. */
+function reviewStatusOf(result: string | null): 'pending' | 'graded' | null {
+  const parsed = parseStepResult(result);
+  return parsed?.kind === 'write' ? (parsed.review?.status ?? null) : null;
 }
 
 // Recommendations read the techniques of every scenario in the library on each dashboard load; parsing every

@@ -1,10 +1,10 @@
-import { runStatusLabel, type ReportTechnique, type RunReport, type RunTimeline, type ScenarioDefinition } from '@tradecraft/shared';
-import { findTechnique } from '@tradecraft/shared/attack';
+import { keyInWords, runStatusLabel, type ReportTechnique, type RunReport, type RunTimeline } from '@tradecraft/shared';
+import { findTechnique, techniqueKey, techniqueRef } from '@tradecraft/shared/attack';
 import { nowIso } from '../../clock';
 import type { Db } from '../../db/database';
 import type { User } from '../../db/schema';
 import { notFound } from '../../errors';
-import { findUserById } from '../users/users.repository';
+import { findUserById } from '../users/users.service';
 import {
   difficultyFromSetting,
   durationSeconds,
@@ -12,11 +12,9 @@ import {
   PROGRESS_MESSAGES,
   rankScenarios,
   readableRun,
-  runFigures,
-  techniqueKey,
-  techniqueRef,
   toProgressDecision,
 } from './progress.service';
+import { parseStepResult, parseStoredDefinition, runFigures, skillScores } from '../runs/run-figures';
 import { findDifficultySetting, findScenarioRow, listCatalogue, listDecisionsOfRun } from './progress.repository';
 
 /** How many scenarios the report suggests practising next. */
@@ -36,15 +34,6 @@ export async function runTimeline(db: Db, viewer: User, runId: string): Promise<
   return { runId: run.id, timeline: decisions.map(toProgressDecision) };
 }
 
-function parseDefinition(json: string): ScenarioDefinition | null {
-  try {
-    const definition = JSON.parse(json) as ScenarioDefinition;
-    return Array.isArray(definition.steps) ? definition : null;
-  } catch {
-    return null;
-  }
-}
-
 /**
  * The after-action report: the scenario and its sources, result and score, duration, every decision with
  * the right answer from the scenario's definition, the techniques met and what to practise next.
@@ -59,7 +48,7 @@ export async function runReport(db: Db, viewer: User, runId: string): Promise<Ru
     findDifficultySetting(db),
   ]);
 
-  const definition = scenarioRow ? parseDefinition(scenarioRow.definition) : null;
+  const definition = scenarioRow ? parseStoredDefinition(scenarioRow.definition) : null;
   const stepById = new Map((definition?.steps ?? []).map((step) => [step.id, step]));
 
   const decisions = decisionRows.map((row) => {
@@ -68,7 +57,8 @@ export async function runReport(db: Db, viewer: User, runId: string): Promise<Ru
       ...toProgressDecision(row),
       stepTitle: step?.title ?? null,
       optionIndex: row.option_index,
-      correctAnswer: step ? (step.options[step.correct_option]?.text ?? null) : null,
+      correctAnswer: step ? keyInWords(step) : null,
+      result: parseStepResult(row.result),
     };
   });
 
@@ -128,6 +118,7 @@ export async function runReport(db: Db, viewer: User, runId: string): Promise<Ru
     },
     decisions,
     techniques,
+    skills: skillScores(decisionRows),
     practiseNext,
     generatedAt: nowIso(),
   };

@@ -1,4 +1,9 @@
 import {
+  brierScore,
+  ESTIMATE_TERM_INFO,
+  ESTIMATE_TERMS,
+  type Calibration,
+  type StepResultOfKind,
   buildNavigatorLayer,
   sharePercent,
   skillComment,
@@ -6,14 +11,15 @@ import {
   type Skills,
   type TechniqueSkill,
 } from '@tradecraft/shared';
-import { ATTACK_VERSION, findTechnique, tactics, techniqueLabel } from '@tradecraft/shared/attack';
+import { ATTACK_VERSION, findTechnique, tactics, techniqueKey, techniqueLabel, techniqueRef } from '@tradecraft/shared/attack';
 import { nowIso } from '../../clock';
 import type { Db } from '../../db/database';
 import type { User } from '../../db/schema';
 import { forbidden, notFound } from '../../errors';
-import { findUserById } from '../users/users.repository';
-import { PROGRESS_MESSAGES, techniqueKey, techniqueRef } from './progress.service';
-import { tallyTechniques } from './progress.repository';
+import { findUserById } from '../users/users.service';
+import { parseStepResult, skillScoresOf } from '../runs/run-figures';
+import { PROGRESS_MESSAGES } from './progress.service';
+import { listEstimateResults, tallySkills, tallyTechniques } from './progress.repository';
 
 const TACTIC_ORDER = new Map(tactics.map((tactic, index) => [tactic.shortname, index]));
 
@@ -39,15 +45,23 @@ async function resolveScope(db: Db, viewer: User, query: SkillsScopeQuery): Prom
 /** GET /api/progress/skills: answers and right answers per ATT&CK technique met. */
 export async function skills(db: Db, viewer: User, query: SkillsScopeQuery): Promise<Skills> {
   const user = await resolveScope(db, viewer, query);
-  const tallies = await tallyTechniques(db, user?.id ?? null);
+  const [tallies, skillTallies, estimates] = await Promise.all([
+    tallyTechniques(db, user?.id ?? null),
+    tallySkills(db, user?.id ?? null),
+    listEstimateResults(db, user?.id ?? null),
+  ]);
 
   // Old rows may spell an id differently (lower case); count them under the dataset's id.
-  const merged = new Map<string, { attempts: number; correct: number }>();
+  const merged = new Map<string, { attempts: number; correct: number; thousandths: number }>();
   for (const tally of tallies) {
     const id = techniqueKey(tally.technique);
     if (!id) continue;
-    const current = merged.get(id) ?? { attempts: 0, correct: 0 };
-    merged.set(id, { attempts: current.attempts + tally.attempts, correct: current.correct + tally.correct });
+    const current = merged.get(id) ?? { attempts: 0, correct: 0, thousandths: 0 };
+    merged.set(id, {
+      attempts: current.attempts + tally.attempts,
+      correct: current.correct + tally.correct,
+      thousandths: current.thousandths + tally.thousandths,
+    });
   }
 
   const techniques: TechniqueSkill[] = [...merged.entries()]
@@ -61,6 +75,7 @@ export async function skills(db: Db, viewer: User, query: SkillsScopeQuery): Pro
         url: known?.url ?? null,
         attempts: counts.attempts,
         correct: counts.correct,
+        credit: counts.thousandths / 1000,
         sharePercent: sharePercent(counts.correct, counts.attempts) ?? 0,
       };
     })
@@ -78,7 +93,27 @@ export async function skills(db: Db, viewer: User, query: SkillsScopeQuery): Pro
       correct: techniques.reduce((sum, technique) => sum + technique.correct, 0),
       techniques: techniques.length,
     },
+    analystSkills: skillScoresOf(skillTallies, { all: true }),
+    calibration: calibration(estimates),
   };
+}
+
+/**
+ * Calibration over every estimate's first submission: the Brier score and, for each term used, how often it was
+ * used, the probability it states and how often the statement came true.
+ */
+export function calibration(results: readonly string[]): Calibration {
+  const estimates = results
+    .map(parseStepResult)
+    .filter((result): result is StepResultOfKind<'estimate'> => result?.kind === 'estimate')
+    .map((result) => ({ term: result.term, probability: ESTIMATE_TERM_INFO[result.term].probability, outcome: result.outcome }));
+  const reliability = ESTIMATE_TERMS.flatMap((term) => {
+    const used = estimates.filter((estimate) => estimate.term === term);
+    if (used.length === 0) return [];
+    const { label, probability } = ESTIMATE_TERM_INFO[term];
+    return [{ term, label, probability, count: used.length, observedFrequency: used.filter((estimate) => estimate.outcome).length / used.length }];
+  });
+  return { estimates: estimates.length, brierScore: brierScore(estimates), reliability };
 }
 
 /** The same skills as an ATT&CK Navigator layer (format 4.5). */

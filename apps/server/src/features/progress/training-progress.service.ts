@@ -14,10 +14,10 @@ import {
 import type { z } from 'zod';
 import type { Db } from '../../db/database';
 import type { User } from '../../db/schema';
-import { spreadsheetStream, type SpreadsheetCell, type SpreadsheetFormat } from '../../plugins/spreadsheet-export';
+import { spreadsheetStream, type SpreadsheetCell, type SpreadsheetFormat } from '../../plugins/downloads';
 import { recordAuditAlone } from '../audit/audit.service';
-import { runFigures } from './progress.service';
-import { listTrainingProgress, trainingProgressBatches, type TrainingProgressRowData } from './progress.repository';
+import { runFigures, skillScoresOf, type SkillTally } from '../runs/run-figures';
+import { listTrainingProgress, tallySkillsOfRuns, trainingProgressBatches, type TrainingProgressRowData } from './progress.repository';
 
 type FilterQuery = z.output<typeof trainingProgressFilterSchema>;
 
@@ -35,10 +35,21 @@ function toRow(row: TrainingProgressRowData): TrainingProgressRow {
   };
 }
 
-/** GET /api/progress/all: one page of every user's runs, searched, sorted and paged in SQL. */
+/**
+ * GET /api/progress/all: one page of every user's runs, searched, sorted and paged in SQL, each with its credit
+ * per analyst skill (one more query for the whole page).
+ */
 export async function trainingProgressPage(db: Db, query: z.output<typeof trainingProgressQuerySchema>): Promise<TrainingProgressPage> {
   const { rows, total } = await listTrainingProgress(db, { search: query.search }, query);
-  return { items: rows.map(toRow), total, page: query.page, pageSize: query.pageSize };
+  const tallies = await tallySkillsOfRuns(db, rows.map((row) => row.id));
+  const byRun = new Map<string, SkillTally[]>();
+  for (const tally of tallies) byRun.set(tally.run_id, [...(byRun.get(tally.run_id) ?? []), tally]);
+  return {
+    items: rows.map((row) => ({ ...toRow(row), skills: skillScoresOf(byRun.get(row.id) ?? []) })),
+    total,
+    page: query.page,
+    pageSize: query.pageSize,
+  };
 }
 
 /**

@@ -86,7 +86,7 @@ export const FIXTURE_SCENARIO: ScenarioFile = {
 
 /** Every feedback text of the fixture (none may reach a trainee before they answer). */
 export const FIXTURE_FEEDBACK: string[] = FIXTURE_SCENARIO.steps.flatMap((step) =>
-  step.options.flatMap((option) => (typeof option === 'object' && option.feedback ? [option.feedback] : [])),
+  ('options' in step ? step.options : []).flatMap((option) => (typeof option === 'object' && option.feedback ? [option.feedback] : [])),
 );
 
 /** The fixture, checked and normalised exactly as the scenarios feature stores a definition. */

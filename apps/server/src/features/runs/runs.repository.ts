@@ -1,7 +1,7 @@
 import type { NextStep } from '@tradecraft/shared';
 import type { Insertable, Selectable } from 'kysely';
 import type { DbOrTrx } from '../../db/database';
-import type { Run, RunDecisionsTable } from '../../db/schema';
+import type { Run, RunDecisionsTable, StepReviewsTable } from '../../db/schema';
 
 export type RunDecisionRow = Selectable<RunDecisionsTable>;
 
@@ -40,13 +40,10 @@ export function listDecisions(db: DbOrTrx, runId: string): Promise<RunDecisionRo
  * (as it is after the claim). On PostgreSQL the row stays locked until the transaction ends, so the loser
  * re-checks the condition after the winner commits.
  */
-export function claimCurrentStepReturningRun(
-  db: DbOrTrx,
-  claim: { runId: string; stepId: string; optionIndex: number; at: string },
-): Promise<Run | undefined> {
+export function claimCurrentStepReturningRun(db: DbOrTrx, claim: { runId: string; stepId: string; at: string }): Promise<Run | undefined> {
   return db
     .updateTable('runs')
-    .set({ current_answered: 1, last_option_index: claim.optionIndex, updated_at: claim.at })
+    .set({ current_answered: 1, updated_at: claim.at })
     .where('id', '=', claim.runId)
     .where('status', '=', 'in_progress')
     .where('current_step_id', '=', claim.stepId)
@@ -55,26 +52,32 @@ export function claimCurrentStepReturningRun(
     .executeTakeFirst();
 }
 
-/** The claim of claimCurrentStepReturningRun as a yes/no. */
-export async function claimCurrentStep(
-  db: DbOrTrx,
-  claim: { runId: string; stepId: string; optionIndex: number; at: string },
-): Promise<boolean> {
-  return (await claimCurrentStepReturningRun(db, claim)) !== undefined;
-}
+/** What an answer changes on its (claimed) run. */
+export type AnsweredRunChanges = Pick<
+  Run,
+  'score_thousandths' | 'played_steps' | 'percent_base' | 'pending_reviews' | 'last_option_index' | 'last_credit_thousandths' | 'updated_at'
+>;
 
-/** Writes the run's new score and technique counts and returns the run as it now is. */
-export async function updateRunScore(
-  db: DbOrTrx,
-  runId: string,
-  score: { score: number; techniqueCounts: string; at: string },
-): Promise<Run> {
+/** Writes an answer's figures on the run claimed for it and returns the run as it now is. */
+export function recordAnswer(db: DbOrTrx, runId: string, changes: AnsweredRunChanges): Promise<Run> {
   return db
     .updateTable('runs')
-    .set({ score: score.score, technique_counts: score.techniqueCounts, updated_at: score.at })
+    .set({ ...changes, visit_submitted: 1 })
     .where('id', '=', runId)
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/** Records that the current step's hint was opened; undefined when that step is no longer current. */
+export function openHint(db: DbOrTrx, hint: { runId: string; stepId: string; at: string }): Promise<Run | undefined> {
+  return db
+    .updateTable('runs')
+    .set({ hint_opened: 1, updated_at: hint.at })
+    .where('id', '=', hint.runId)
+    .where('status', '=', 'in_progress')
+    .where('current_step_id', '=', hint.stepId)
+    .returningAll()
+    .executeTakeFirst();
 }
 
 export async function nextDecisionSeq(db: DbOrTrx, runId: string): Promise<number> {
@@ -86,28 +89,41 @@ export async function nextDecisionSeq(db: DbOrTrx, runId: string): Promise<numbe
   return Number(row?.last ?? 0) + 1;
 }
 
-export async function insertDecision(db: DbOrTrx, decision: Insertable<RunDecisionsTable>): Promise<void> {
-  await db.insertInto('run_decisions').values(decision).execute();
+/** Inserts a decision and returns its id. */
+export async function insertDecision(db: DbOrTrx, decision: Insertable<RunDecisionsTable>): Promise<number> {
+  const row = await db.insertInto('run_decisions').values(decision).returning('id').executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+/** Opens a written answer's review for an instructor. */
+export async function insertReview(db: DbOrTrx, review: Insertable<StepReviewsTable>): Promise<void> {
+  await db.insertInto('step_reviews').values(review).execute();
 }
 
 /**
  * Moves on from the answered step the caller saw (`fromStepId` answered with `optionIndex`) and returns the
  * run as it is after the move; changes nothing and returns undefined when the run is no longer in that state
- * (a second Next, another tab, a finished run).
+ * (a second Next, another tab, a finished run). Going to a step starts a new visit (hint closed, nothing
+ * submitted); a Retry stays on the visit; finishing completes the run with the given percent base.
  */
 export function moveRunReturningRun(
   db: DbOrTrx,
-  move: { runId: string; fromStepId: string; optionIndex: number; to: NextStep; at: string },
+  move: { runId: string; fromStepId: string; optionIndex: number; to: NextStep; percentBase: number; at: string },
 ): Promise<Run | undefined> {
   const changes =
     move.to.kind === 'finish'
-      ? { status: 'completed' as const, finished_at: move.at, updated_at: move.at }
-      : {
-          current_step_id: move.to.kind === 'step' ? move.to.stepId : move.fromStepId,
-          current_answered: 0,
-          last_option_index: null,
-          updated_at: move.at,
-        };
+      ? { status: 'completed' as const, finished_at: move.at, percent_base: move.percentBase, updated_at: move.at }
+      : move.to.kind === 'retry'
+        ? { current_answered: 0, last_option_index: null, last_credit_thousandths: null, updated_at: move.at }
+        : {
+            current_step_id: move.to.stepId,
+            current_answered: 0,
+            last_option_index: null,
+            last_credit_thousandths: null,
+            visit_submitted: 0,
+            hint_opened: 0,
+            updated_at: move.at,
+          };
   return db
     .updateTable('runs')
     .set(changes)
@@ -120,21 +136,17 @@ export function moveRunReturningRun(
     .executeTakeFirst();
 }
 
-/** The move of moveRunReturningRun as a yes/no. */
-export async function moveRun(
-  db: DbOrTrx,
-  move: { runId: string; fromStepId: string; optionIndex: number; to: NextStep; at: string },
-): Promise<boolean> {
-  return (await moveRunReturningRun(db, move)) !== undefined;
-}
-
-/** Ends a run in progress at once and returns it ended; undefined when it had already finished. */
-export function endRun(db: DbOrTrx, runId: string, at: string): Promise<Run | undefined> {
+/**
+ * Ends a run in progress at once with the given percent base and returns it ended; undefined when it had
+ * already finished, or when an answer changed the steps played since the caller read them.
+ */
+export function endRun(db: DbOrTrx, end: { runId: string; playedSteps: number; percentBase: number; at: string }): Promise<Run | undefined> {
   return db
     .updateTable('runs')
-    .set({ status: 'ended', finished_at: at, updated_at: at })
-    .where('id', '=', runId)
+    .set({ status: 'ended', finished_at: end.at, percent_base: end.percentBase, updated_at: end.at })
+    .where('id', '=', end.runId)
     .where('status', '=', 'in_progress')
+    .where('played_steps', '=', end.playedSteps)
     .returningAll()
     .executeTakeFirst();
 }

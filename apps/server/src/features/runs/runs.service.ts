@@ -1,39 +1,59 @@
 import { randomUUID } from 'node:crypto';
 import {
-  judgeAnswer,
+  bestPath,
+  DEFAULT_HINT_COST,
+  gradeStep,
+  hasShownOptions,
   resolveNextStep,
   RUN_MESSAGES,
-  scoreAnswer,
-  scorePercent,
+  runPercentBase,
+  shownOrder,
+  stepSkill,
+  toThousandths,
+  validateAnswer,
   type AnswerInput,
   type AnswerResult,
+  type HintResult,
   type NextAction,
   type NextStep,
+  type PlayerArtifact,
   type PlayerStep,
   type RunAnswer,
+  type RunDecision,
   type RunState,
   type ScenarioDefinition,
   type ScenarioStep,
   type StartRunInput,
-  type TechniqueCounts,
-  type TechniqueRef,
+  type TechniqueScore,
 } from '@tradecraft/shared';
-import { findTechnique } from '@tradecraft/shared/attack';
+import { techniqueKey, techniqueRef } from '@tradecraft/shared/attack';
 import { nowIso } from '../../clock';
 import type { Db, DbOrTrx } from '../../db/database';
 import type { Run, User } from '../../db/schema';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors';
+import { consumeRateLimit, MINUTE, type RateLimit } from '../auth/rate-limit';
+import {
+  countsForCredit,
+  decisionSkill,
+  parseStepResult,
+  parseStoredDefinition,
+  runDurationSeconds,
+  runFigures,
+  skillScores,
+} from './run-figures';
 import {
   claimCurrentStepReturningRun,
   endRun as endRunRow,
   findRun,
   findScenarioForRun,
   insertDecision,
+  insertReview,
   insertRun,
   listDecisions,
   moveRunReturningRun,
   nextDecisionSeq,
-  updateRunScore,
+  openHint,
+  recordAnswer,
   type RunDecisionRow,
   type ScenarioForRun,
 } from './runs.repository';
@@ -42,96 +62,187 @@ import {
 // but it cannot be played on: answers and moves get 410 Gone with RUN_MESSAGES.scenarioDeleted.
 const gone = (message: string) => new AppError(410, message);
 
+const HINT_MESSAGES = {
+  noHint: 'This step has no hint.',
+} as const;
+
 interface LoadedScenario {
   row: ScenarioForRun;
   definition: ScenarioDefinition;
   deleted: boolean;
 }
 
-// Parsing a definition costs more than the rest of an answer, and every answer and move needs one: the parsed
-// definitions are kept by their exact JSON text, so an edited scenario can never be served from a stale parse.
-// They are shared between requests and never mutated.
-const PARSED_DEFINITIONS_KEPT = 64;
-const parsedDefinitions = new Map<string, ScenarioDefinition>();
-
-function parseDefinition(text: string): ScenarioDefinition {
-  const cached = parsedDefinitions.get(text);
-  if (cached) return cached;
-  const definition = JSON.parse(text) as ScenarioDefinition;
-  parsedDefinitions.set(text, definition);
-  if (parsedDefinitions.size > PARSED_DEFINITIONS_KEPT) parsedDefinitions.delete(parsedDefinitions.keys().next().value!);
-  return definition;
-}
-
 async function loadScenario(db: DbOrTrx, id: string): Promise<LoadedScenario | undefined> {
   const row = await findScenarioForRun(db, id);
   if (!row) return undefined;
   // The scenarios feature stores the checked, normalised definition (every option an object).
-  return { row, definition: parseDefinition(row.definition), deleted: row.deleted_at !== null };
+  const definition = parseStoredDefinition(row.definition) ?? { ...emptyDefinition, name: row.name };
+  return { row, definition, deleted: row.deleted_at !== null };
 }
 
-/** "Phishing: Spearphishing Attachment" for T1566.001; the id itself when the dataset does not know it. */
-function techniqueRef(id: string): TechniqueRef {
-  const technique = findTechnique(id);
-  if (!technique) return { id, name: id };
-  const parent = technique.subtechnique_of ? findTechnique(technique.subtechnique_of) : undefined;
-  return { id: technique.id, name: parent ? `${parent.name}: ${technique.name}` : technique.name };
-}
-
-/** The key a step's technique is counted under (the dataset's spelling of the id). */
-function techniqueKey(step: ScenarioStep): string | null {
-  const id = step.mitre_attack?.trim();
-  if (!id) return null;
-  return findTechnique(id)?.id ?? id.toUpperCase();
-}
-
-function parseTechniqueCounts(text: string): TechniqueCounts {
-  try {
-    const value: unknown = JSON.parse(text);
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
-    return Object.fromEntries(
-      Object.entries(value).filter((entry): entry is [string, number] => typeof entry[1] === 'number' && entry[1] > 0),
-    );
-  } catch {
-    return {};
-  }
-}
+const emptyDefinition: ScenarioDefinition = { name: '', type: '', difficulty: 1, description: '', steps: [] };
 
 const nextActionOf = (next: NextStep): NextAction => (next.kind === 'step' ? 'next' : next.kind);
 
-/** The step as a trainee may see it before answering: no correct option, no next steps, no feedback. */
-function redactStep(definition: ScenarioDefinition, step: ScenarioStep): PlayerStep {
-  const technique = techniqueKey(step);
-  return {
+/** The order a run shows a step's options in (identity for kinds without options). */
+function orderOf(runId: string, step: ScenarioStep): number[] {
+  return hasShownOptions(step) ? shownOrder(runId, step.id, step.options.length) : [];
+}
+
+/** The hint cost of a step: its own, else the scenario's, else the default. */
+function hintCostOf(definition: ScenarioDefinition, step: ScenarioStep): number {
+  return step.hint_cost ?? definition.hint_cost ?? DEFAULT_HINT_COST;
+}
+
+function playerArtifacts(step: ScenarioStep): PlayerArtifact[] {
+  return (step.artifacts ?? []).map((artifact, index) => ({
+    kind: artifact.kind,
+    ...(artifact.title ? { title: artifact.title } : {}),
+    ...(artifact.source ? { source: artifact.source } : {}),
+    ...(artifact.date ? { date: artifact.date } : {}),
+    content: artifact.content,
+    ...(artifact.indicators?.length
+      ? {
+          indicators: artifact.indicators.map((indicator) => ({
+            type: indicator.type,
+            value: indicator.value,
+            ...(indicator.context ? { context: indicator.context } : {}),
+          })),
+        }
+      : {}),
+    ...(artifact.tlp ? { tlp: artifact.tlp } : {}),
+    // The graded artifact of a grade-source step never shows a grade (the checker refuses one anyway).
+    ...(artifact.admiralty && !(step.kind === 'grade-source' && step.artifact === index) ? { admiralty: artifact.admiralty } : {}),
+  }));
+}
+
+/**
+ * The step as a trainee may see it before answering: no key of any kind (correct flags, credits, accepted
+ * terms, outcomes, grades, matrix marks, model answer), no next steps, no feedback, the hint only once opened,
+ * and options in the run's own shuffle.
+ */
+function redactStep(run: Run, definition: ScenarioDefinition, step: ScenarioStep): PlayerStep {
+  const technique = techniqueKey(step.mitre_attack);
+  const hintText = step.hint?.trim() ? step.hint : null;
+  const opened = run.hint_opened === 1 && hintText !== null;
+  const common = {
     id: step.id,
     position: definition.steps.findIndex((candidate) => candidate.id === step.id) + 1,
     title: step.title,
     description: step.description,
-    artifacts: (step.artifacts ?? []).map((artifact) => ({
-      kind: artifact.kind,
-      ...(artifact.title ? { title: artifact.title } : {}),
-      ...(artifact.source ? { source: artifact.source } : {}),
-      ...(artifact.date ? { date: artifact.date } : {}),
-      content: artifact.content,
-      ...(artifact.indicators?.length
-        ? {
-            indicators: artifact.indicators.map((indicator) => ({
-              type: indicator.type,
-              value: indicator.value,
-              ...(indicator.context ? { context: indicator.context } : {}),
-            })),
-          }
-        : {}),
-    })),
-    hint: step.hint?.trim() ? step.hint : null,
+    artifacts: playerArtifacts(step),
+    hint: opened ? hintText : null,
+    hintState: { available: hintText !== null, opened, cost: hintCostOf(definition, step), text: opened ? hintText : null },
     technique: technique ? techniqueRef(technique) : null,
-    options: step.options.map((option) => ({ text: option.text })),
+    skill: stepSkill(step),
+    scored: step.scored !== false,
+  };
+  switch (step.kind) {
+    case 'choice':
+    case 'multi':
+    case 'rank':
+      return { ...common, kind: step.kind, options: orderOf(run.id, step).map((file) => ({ text: step.options[file]?.text ?? '' })) };
+    case 'estimate':
+      return { ...common, kind: 'estimate', statement: step.statement, askConfidence: step.ask_confidence === true, options: [] };
+    case 'grade-source':
+      return { ...common, kind: 'grade-source', artifact: step.artifact, options: [] };
+    case 'extract':
+      return { ...common, kind: 'extract', fields: step.fields.map((field) => ({ label: field.label, type: field.type })), options: [] };
+    case 'ach':
+      return { ...common, kind: 'ach', hypotheses: [...step.hypotheses], evidence: step.evidence.map((row) => row.text), options: [] };
+    case 'write':
+      return {
+        ...common,
+        kind: 'write',
+        prompt: step.prompt,
+        maxWords: step.max_words,
+        checks: {
+          tlp: step.checks?.tlp === true,
+          estimativeLanguage: step.checks?.estimative_language === true,
+          mustMention: [...(step.checks?.must_mention ?? [])],
+        },
+        rubric: step.rubric.map((criterion) => ({ criterion: criterion.criterion, points: criterion.points })),
+        options: [],
+      };
+  }
+}
+
+/** The way on from the current, answered step, by its kind. */
+function nextFrom(steps: readonly ScenarioStep[], step: ScenarioStep, run: Pick<Run, 'last_option_index' | 'last_credit_thousandths'>): NextStep {
+  if (step.kind === 'choice') return resolveNextStep(steps, step.id, run.last_option_index ?? -1);
+  return resolveNextStep(steps, step.id, { credit: (run.last_credit_thousandths ?? 0) / 1000 });
+}
+
+/** The answer shown for the current step (on the answer itself and again on resume). */
+function currentAnswer(run: Run, steps: readonly ScenarioStep[], step: ScenarioStep, last: RunDecisionRow | undefined): RunAnswer | null {
+  if (run.current_answered !== 1 || run.last_option_index === null) return null;
+  if (step.kind === 'choice' && !step.options[run.last_option_index]) return null;
+  const order = orderOf(run.id, step);
+  let result = last && last.step_id === step.id ? parseStepResult(last.result) : null;
+  let feedback = last && last.step_id === step.id ? last.feedback : '';
+  if (!result) {
+    // An answer given before step kinds existed: a choice, graded again from its option.
+    if (step.kind !== 'choice') return null;
+    const graded = gradeStep(step, { stepId: step.id, timeMs: 0, optionIndex: order.indexOf(run.last_option_index) }, {
+      order,
+      hintOpened: false,
+      hintCost: 0,
+      firstSubmission: last?.first_submission === 1,
+    });
+    result = graded.result;
+    feedback ||= graded.feedback;
+  }
+  return {
+    optionIndex: result.kind === 'choice' ? result.chosenIndex : -1,
+    correct: result.rawCredit >= 1,
+    correctOptionIndex: result.kind === 'choice' ? result.correctIndex : -1,
+    feedback,
+    nextAction: nextActionOf(nextFrom(steps, step, run)),
+    credit: result.credit,
+    result,
   };
 }
 
-function durationSeconds(run: Run, now: string): number {
-  const end = Date.parse(run.finished_at ?? now);
-  return Math.max(0, Math.round((end - Date.parse(run.started_at)) / 1000));
+/** Credit per technique over counted decisions. */
+function techniqueScores(decisions: readonly RunDecisionRow[]): TechniqueScore[] {
+  const tally = new Map<string, { count: number; attempts: number; thousandths: number }>();
+  for (const decision of decisions) {
+    const id = techniqueKey(decision.technique);
+    if (!id || !countsForCredit(decision)) continue;
+    const current = tally.get(id) ?? { count: 0, attempts: 0, thousandths: 0 };
+    tally.set(id, {
+      count: current.count + (decision.correct === 1 ? 1 : 0),
+      attempts: current.attempts + 1,
+      thousandths: current.thousandths + decision.credit_thousandths,
+    });
+  }
+  return [...tally.entries()]
+    .map(([id, figures]) => ({ ...techniqueRef(id), count: figures.count, attempts: figures.attempts, credit: figures.thousandths / 1000 }))
+    .sort((a, b) => b.credit - a.credit || a.id.localeCompare(b.id));
+}
+
+function toRunDecision(decision: RunDecisionRow, stepTitle: string | null): RunDecision {
+  const result = parseStepResult(decision.result);
+  return {
+    seq: decision.seq,
+    stepId: decision.step_id,
+    stepTitle,
+    optionIndex: decision.option_index,
+    decision: decision.decision,
+    correct: decision.correct === 1,
+    feedback: decision.feedback,
+    technique: decision.technique ? techniqueRef(decision.technique) : null,
+    timeMs: decision.time_ms,
+    at: decision.at,
+    kind: result?.kind ?? 'choice',
+    skill: decisionSkill(decision),
+    credit: decision.credit_thousandths / 1000,
+    firstSubmission: decision.first_submission === 1,
+    scored: decision.scored === 1,
+    hintUsed: decision.hint_used === 1,
+    reviewStatus: result?.kind === 'write' ? (result.review?.status ?? null) : null,
+    result,
+  };
 }
 
 /** The whole state of a run for the player, the end screen and resume. */
@@ -140,26 +251,8 @@ function describeRun(run: Run, decisions: RunDecisionRow[], scenario: LoadedScen
   const stepById = new Map(steps.map((step) => [step.id, step]));
   const playable = run.status === 'in_progress' && scenario !== undefined && !scenario.deleted;
   const current = playable ? stepById.get(run.current_step_id) : undefined;
-
-  let answer: RunAnswer | null = null;
-  if (current && run.current_answered === 1 && run.last_option_index !== null && current.options[run.last_option_index]) {
-    const last = decisions.at(-1);
-    const verdict = judgeAnswer(current, run.last_option_index);
-    answer = {
-      optionIndex: run.last_option_index,
-      correct: verdict.correct,
-      correctOptionIndex: current.correct_option,
-      // The feedback as it was written when the answer was given.
-      feedback: last && last.step_id === current.id ? last.feedback : verdict.feedback,
-      nextAction: nextActionOf(resolveNextStep(steps, current.id, run.last_option_index)),
-    };
-  }
-
-  const counts = parseTechniqueCounts(run.technique_counts);
-  const techniqueScores = Object.entries(counts)
-    .map(([id, count]) => ({ ...techniqueRef(id), count }))
-    .sort((a, b) => b.count - a.count || a.id.localeCompare(b.id));
   const correctCount = decisions.filter((decision) => decision.correct === 1).length;
+  const figures = runFigures(run);
 
   return {
     id: run.id,
@@ -167,30 +260,28 @@ function describeRun(run: Run, decisions: RunDecisionRow[], scenario: LoadedScen
     scenarioName: run.scenario_name,
     stepCount: run.step_count,
     status: run.status,
-    score: run.score,
-    scorePercent: scorePercent(run.score, run.step_count),
+    score: figures.score,
+    scoreThousandths: figures.scoreThousandths,
+    // The percent of a run in progress: what ending it now would show.
+    scorePercent: figures.scorePercent ?? 0,
+    percentBase: figures.percentBase,
+    playedSteps: run.played_steps,
+    bestPathSteps: run.best_path_steps,
+    result: figures.result,
+    pendingReviews: run.pending_reviews,
+    awaitingReview: run.pending_reviews > 0,
     correctCount,
     incorrectCount: decisions.length - correctCount,
-    techniqueScores,
+    techniqueScores: techniqueScores(decisions),
+    skillScores: skillScores(decisions),
     startedAt: run.started_at,
     finishedAt: run.finished_at,
-    durationSeconds: durationSeconds(run, nowIso()),
+    durationSeconds: runDurationSeconds(run, nowIso()),
     scenarioDeleted: scenario === undefined || scenario.deleted,
     readOnly: run.user_id !== viewer.id,
-    currentStep: current ? redactStep(scenario!.definition, current) : null,
-    answer,
-    timeline: decisions.map((decision) => ({
-      seq: decision.seq,
-      stepId: decision.step_id,
-      stepTitle: stepById.get(decision.step_id)?.title ?? null,
-      optionIndex: decision.option_index,
-      decision: decision.decision,
-      correct: decision.correct === 1,
-      feedback: decision.feedback,
-      technique: decision.technique ? techniqueRef(decision.technique) : null,
-      timeMs: decision.time_ms,
-      at: decision.at,
-    })),
+    currentStep: current && scenario ? redactStep(run, scenario.definition, current) : null,
+    answer: current ? currentAnswer(run, steps, current, decisions.at(-1)) : null,
+    timeline: decisions.map((decision) => toRunDecision(decision, stepById.get(decision.step_id)?.title ?? null)),
   };
 }
 
@@ -227,13 +318,23 @@ async function lostRaceMessage(db: DbOrTrx, runId: string, fallback: string): Pr
   return fresh && fresh.status !== 'in_progress' ? RUN_MESSAGES.finished : fallback;
 }
 
-/** Starts a run at the scenario's first step, recording its name and step count as they are now. */
-async function startRunOn(db: Db, user: User, input: StartRunInput): Promise<RunState> {
+/** Runs one user may start per minute (RUN_STARTS_PER_MINUTE): each start writes a run, so a script cannot flood the table. */
+export const runStartsLimit = (perMinute: number): RateLimit => ({
+  name: 'run-starts',
+  max: perMinute,
+  windowMs: MINUTE,
+  message: 'You have started too many runs in the last minute. Please wait a minute and try again.',
+});
+
+/** Starts a run at the scenario's first step, recording its name, step count and best path as they are now. */
+async function startRunOn(db: Db, user: User, input: StartRunInput, limit: RateLimit): Promise<RunState> {
+  await consumeRateLimit(db, limit, user.id);
   const scenario = await loadScenario(db, input.scenarioId);
   if (!scenario || scenario.deleted) throw notFound(RUN_MESSAGES.scenarioNotFound);
   const first = scenario.definition.steps[0];
   if (!first) throw conflict(RUN_MESSAGES.scenarioChanged);
   const now = nowIso();
+  const bestPathSteps = bestPath(scenario.definition.steps).scoredSteps;
   const run: Run = {
     id: randomUUID(),
     user_id: user.id,
@@ -243,8 +344,14 @@ async function startRunOn(db: Db, user: User, input: StartRunInput): Promise<Run
     current_step_id: first.id,
     current_answered: 0,
     last_option_index: null,
-    score: 0,
-    technique_counts: '{}',
+    score_thousandths: 0,
+    percent_base: runPercentBase({ status: 'in_progress', playedSteps: 0, bestPathSteps }),
+    played_steps: 0,
+    best_path_steps: bestPathSteps,
+    pending_reviews: 0,
+    hint_opened: 0,
+    visit_submitted: 0,
+    last_credit_thousandths: null,
     status: 'in_progress',
     started_at: now,
     finished_at: null,
@@ -259,57 +366,112 @@ async function getRunOn(db: Db, viewer: User, id: string): Promise<RunState> {
 }
 
 /**
- * Answers the run's current step. The server decides correctness and feedback; the decision, the score and
- * the technique counts are written in one transaction, and only the first answer to a step is taken.
+ * Answers the run's current step. The server checks the answer fits the step, decides the credit (the visit's
+ * first submission only, charged for a hint opened before it), the revealed key and the feedback; the decision,
+ * the score and any review are written in one transaction, and only one answer per step is taken.
  */
 async function answerStepOn(db: Db, user: User, id: string, input: AnswerInput): Promise<AnswerResult> {
   const run = await playableRun(db, user, id);
   const scenario = await liveScenario(db, run);
   if (input.stepId !== run.current_step_id) throw conflict(RUN_MESSAGES.notCurrentStep);
   if (run.current_answered === 1) throw conflict(RUN_MESSAGES.alreadyAnswered);
-  const steps = scenario.definition.steps;
-  const step = steps.find((candidate) => candidate.id === run.current_step_id);
+  const { definition } = scenario;
+  const step = definition.steps.find((candidate) => candidate.id === run.current_step_id);
   if (!step) throw conflict(RUN_MESSAGES.scenarioChanged);
-  const option = step.options[input.optionIndex];
-  if (!option) throw badRequest(RUN_MESSAGES.noSuchOption);
-
-  const verdict = judgeAnswer(step, input.optionIndex);
-  const nextAction = nextActionOf(resolveNextStep(steps, step.id, input.optionIndex));
-  const technique = techniqueKey(step);
+  const malformed = validateAnswer(step, input);
+  if (malformed) throw badRequest(malformed);
+  const technique = techniqueKey(step.mitre_attack);
+  const scored = step.scored !== false;
 
   const answered = await db.transaction().execute(async (trx) => {
     const at = nowIso();
-    // The claimed row is read under the claim: the score may have moved since the checks above (another tab, a Retry).
-    const fresh = await claimCurrentStepReturningRun(trx, { runId: run.id, stepId: step.id, optionIndex: input.optionIndex, at });
+    // The claimed row is read under the claim: the visit and the score may have moved since the checks above.
+    const fresh = await claimCurrentStepReturningRun(trx, { runId: run.id, stepId: step.id, at });
     if (!fresh) throw conflict(await lostRaceMessage(trx, run.id, RUN_MESSAGES.alreadyAnswered));
-    const scored = scoreAnswer(
-      { score: fresh.score, techniqueCounts: parseTechniqueCounts(fresh.technique_counts) },
-      { correct: verdict.correct, technique },
-    );
-    const updated = await updateRunScore(trx, run.id, { score: scored.score, techniqueCounts: JSON.stringify(scored.techniqueCounts), at });
-    await insertDecision(trx, {
+    const firstSubmission = fresh.visit_submitted === 0;
+    const graded = gradeStep(step, input, {
+      order: orderOf(run.id, step),
+      hintOpened: fresh.hint_opened === 1,
+      hintCost: hintCostOf(definition, step),
+      firstSubmission,
+    });
+    const counted = firstSubmission && scored;
+    const pendingReview = graded.result.kind === 'write' && graded.result.review !== null;
+    const playedSteps = fresh.played_steps + (counted ? 1 : 0);
+    const updated = await recordAnswer(trx, run.id, {
+      score_thousandths: fresh.score_thousandths + graded.earnedThousandths,
+      played_steps: playedSteps,
+      percent_base: runPercentBase({ status: 'in_progress', playedSteps, bestPathSteps: fresh.best_path_steps }),
+      pending_reviews: fresh.pending_reviews + (pendingReview ? 1 : 0),
+      last_option_index: graded.fileOptionIndex,
+      last_credit_thousandths: graded.rawThousandths,
+      updated_at: at,
+    });
+    const decisionId = await insertDecision(trx, {
       run_id: run.id,
       seq: await nextDecisionSeq(trx, run.id),
       step_id: step.id,
-      option_index: input.optionIndex,
-      correct: verdict.correct ? 1 : 0,
-      decision: option.text,
-      feedback: verdict.feedback,
+      option_index: graded.fileOptionIndex,
+      correct: graded.rawThousandths >= 1000 ? 1 : 0,
+      decision: graded.decision,
+      feedback: graded.feedback,
       technique,
       time_ms: input.timeMs,
       at,
+      kind: step.kind,
+      skill: stepSkill(step),
+      credit_thousandths: graded.earnedThousandths,
+      first_submission: firstSubmission ? 1 : 0,
+      scored: scored ? 1 : 0,
+      hint_used: fresh.hint_opened,
+      result: JSON.stringify(graded.result),
     });
+    if (pendingReview) {
+      await insertReview(trx, {
+        decision_id: decisionId,
+        run_id: run.id,
+        user_id: run.user_id,
+        scenario_id: run.scenario_id,
+        step_id: step.id,
+        status: 'pending',
+        auto_thousandths: graded.earnedThousandths,
+        hint_cost_thousandths: graded.result.hintCharged ? toThousandths(hintCostOf(definition, step)) : 0,
+        submitted_at: at,
+      });
+    }
     return updated;
   });
 
   // The run as this answer left it, drawn with the scenario already loaded above.
   const state = describeRun(answered, await listDecisions(db, run.id), scenario, user);
-  return { correct: verdict.correct, feedback: verdict.feedback, nextAction, score: state.score, run: state };
+  const shown = state.answer;
+  if (!shown) throw conflict(RUN_MESSAGES.scenarioChanged);
+  return { correct: shown.correct, feedback: shown.feedback, nextAction: shown.nextAction, score: state.score, credit: shown.credit, result: shown.result, run: state };
 }
 
 /**
- * Moves on after an answer by the shared step-flow rule: to the named or following step, back to the same
- * step for a Retry, or past the last step to completion.
+ * Opens the current step's hint and records it. Opened before the visit's first submission on a scored step,
+ * it charges the step's hint cost on that submission; opened after, it is free.
+ */
+async function openHintOn(db: Db, user: User, id: string, stepId: string): Promise<HintResult> {
+  const run = await playableRun(db, user, id);
+  const scenario = await liveScenario(db, run);
+  if (stepId !== run.current_step_id) throw conflict(RUN_MESSAGES.notCurrentStep);
+  const step = scenario.definition.steps.find((candidate) => candidate.id === run.current_step_id);
+  if (!step) throw conflict(RUN_MESSAGES.scenarioChanged);
+  const hint = step.hint?.trim();
+  if (!hint) throw notFound(HINT_MESSAGES.noHint);
+  const cost = hintCostOf(scenario.definition, step);
+  const charged = run.visit_submitted === 0 && step.scored !== false && cost > 0;
+  const opened = await openHint(db, { runId: run.id, stepId: step.id, at: nowIso() });
+  if (!opened) throw conflict(await lostRaceMessage(db, run.id, RUN_MESSAGES.notCurrentStep));
+  const state = describeRun(opened, await listDecisions(db, run.id), scenario, user);
+  return { hint: step.hint ?? hint, cost: charged ? cost : 0, charged, run: state };
+}
+
+/**
+ * Moves on after an answer by the shared step-flow rule: to the named or following step (or a kind's `below`
+ * consequence), back to the same step for a Retry, or past the last step to completion.
  */
 async function moveOnOn(db: Db, user: User, id: string): Promise<RunState> {
   const run = await playableRun(db, user, id);
@@ -317,25 +479,31 @@ async function moveOnOn(db: Db, user: User, id: string): Promise<RunState> {
   if (run.current_answered !== 1 || run.last_option_index === null) throw conflict(RUN_MESSAGES.notAnswered);
   const steps = scenario.definition.steps;
   const step = steps.find((candidate) => candidate.id === run.current_step_id);
-  if (!step?.options[run.last_option_index]) throw conflict(RUN_MESSAGES.scenarioChanged);
+  if (!step || (step.kind === 'choice' && !step.options[run.last_option_index])) throw conflict(RUN_MESSAGES.scenarioChanged);
 
-  const next = resolveNextStep(steps, step.id, run.last_option_index);
+  const next = nextFrom(steps, step, run);
   const moved = await moveRunReturningRun(db, {
     runId: run.id,
     fromStepId: step.id,
     optionIndex: run.last_option_index,
     to: next,
+    percentBase: runPercentBase({ status: 'completed', playedSteps: run.played_steps, bestPathSteps: run.best_path_steps }),
     at: nowIso(),
   });
   if (!moved) throw conflict(await lostRaceMessage(db, run.id, RUN_MESSAGES.notAnswered));
   return describeRun(moved, await listDecisions(db, run.id), scenario, user);
 }
 
-/** End Simulation: finishes at once with status ended; the score so far stays. */
+/** End Simulation: finishes at once with status ended; the score so far stays, over at least the best path. */
 async function endRunOn(db: Db, user: User, id: string): Promise<RunState> {
   const run = await playableRun(db, user, id);
-  const ended = await endRunRow(db, run.id, nowIso());
-  if (!ended) throw conflict(RUN_MESSAGES.finished);
+  const ended = await endRunRow(db, {
+    runId: run.id,
+    playedSteps: run.played_steps,
+    percentBase: runPercentBase({ status: 'ended', playedSteps: run.played_steps, bestPathSteps: run.best_path_steps }),
+    at: nowIso(),
+  });
+  if (!ended) throw conflict(await lostRaceMessage(db, run.id, RUN_MESSAGES.alreadyAnswered));
   return loadRunState(db, ended, user);
 }
 
@@ -343,14 +511,17 @@ async function endRunOn(db: Db, user: User, id: string): Promise<RunState> {
 // connection per process) a request then finishes before the next one starts, instead of every request in
 // flight taking turns query by query: under load the slowest answers come back sooner (bench/, answer path).
 // On PostgreSQL it takes one pool connection per request instead of one per query.
-export const startRun = (db: Db, user: User, input: StartRunInput): Promise<RunState> =>
-  db.connection().execute((connection) => startRunOn(connection, user, input));
+export const startRun = (db: Db, user: User, input: StartRunInput, limit: RateLimit): Promise<RunState> =>
+  db.connection().execute((connection) => startRunOn(connection, user, input, limit));
 
 export const getRun = (db: Db, viewer: User, id: string): Promise<RunState> =>
   db.connection().execute((connection) => getRunOn(connection, viewer, id));
 
 export const answerStep = (db: Db, user: User, id: string, input: AnswerInput): Promise<AnswerResult> =>
   db.connection().execute((connection) => answerStepOn(connection, user, id, input));
+
+export const openStepHint = (db: Db, user: User, id: string, stepId: string): Promise<HintResult> =>
+  db.connection().execute((connection) => openHintOn(connection, user, id, stepId));
 
 export const moveOn = (db: Db, user: User, id: string): Promise<RunState> =>
   db.connection().execute((connection) => moveOnOn(connection, user, id));

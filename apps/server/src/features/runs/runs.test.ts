@@ -1,8 +1,18 @@
-import type { RunState } from '@tradecraft/shared';
+import { shownOrder, type RunState } from '@tradecraft/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helper';
-import { deleteScenario, FIXTURE_FEEDBACK, insertScenario } from './runs.fixtures';
-import { claimCurrentStep, moveRun } from './runs.repository';
+import { deleteScenario, FIXTURE_FEEDBACK, FIXTURE_SCENARIO, insertScenario } from './runs.fixtures';
+import { claimCurrentStepReturningRun, moveRunReturningRun } from './runs.repository';
+
+/** Where an option of the fixture (by its index in the file) is shown in a run: options come in a per-run shuffle. */
+function shown(runId: string, stepId: string, fileIndex: number): number {
+  const step = FIXTURE_SCENARIO.steps.find((candidate) => candidate.id === stepId);
+  const count = step && 'options' in step ? step.options.length : 0;
+  if (count === 0) return fileIndex;
+  const order = shownOrder(runId, stepId, count);
+  // An index the step does not have stays as it is (the tests of out-of-range options send it).
+  return fileIndex >= 0 && fileIndex < count ? order.indexOf(fileIndex) : fileIndex;
+}
 
 const TRIAGE_CORRECT = 'Purge the message everywhere and scope the recipients';
 
@@ -22,8 +32,9 @@ describe('the run engine', () => {
   const start = (cookie = student.cookie, id = scenarioId) =>
     t.request({ method: 'POST', url: '/api/runs', body: { scenarioId: id }, cookie });
   const get = (runId: string, cookie = student.cookie) => t.request({ method: 'GET', url: `/api/runs/${runId}`, cookie });
-  const answer = (runId: string, stepId: string, optionIndex: number, cookie = student.cookie, timeMs = 1500) =>
-    t.request({ method: 'POST', url: `/api/runs/${runId}/answer`, body: { stepId, optionIndex, timeMs }, cookie });
+  /** Answers with the option at `fileIndex` in the fixture file, sent as the index the run shows it at. */
+  const answer = (runId: string, stepId: string, fileIndex: number, cookie = student.cookie, timeMs = 1500) =>
+    t.request({ method: 'POST', url: `/api/runs/${runId}/answer`, body: { stepId, optionIndex: shown(runId, stepId, fileIndex), timeMs }, cookie });
   const next = (runId: string, cookie = student.cookie) =>
     t.request({ method: 'POST', url: `/api/runs/${runId}/next`, body: {}, cookie });
   const end = (runId: string, cookie = student.cookie) => t.request({ method: 'POST', url: `/api/runs/${runId}/end`, body: {}, cookie });
@@ -55,6 +66,7 @@ describe('the run engine', () => {
         stepCount: 4,
         status: 'in_progress',
         score: 0,
+        scoreThousandths: 0,
         scorePercent: 0,
         finishedAt: null,
         answer: null,
@@ -68,14 +80,14 @@ describe('the run engine', () => {
         id: 'triage',
         position: 1,
         title: 'A clerk reports a voicemail email',
-        hint: 'Think about everyone who got it, not only the clerk.',
+        // The hint is not sent until asked for.
+        hint: null,
+        hintState: { available: true, opened: false, cost: 0.25, text: null },
         technique: { id: 'T1566.001', name: 'Phishing: Spearphishing Attachment' },
-        options: [
-          { text: 'Open the attachment on your own workstation' },
-          { text: TRIAGE_CORRECT },
-          { text: 'Block the sender and wait for more reports' },
-        ],
       });
+      // The options in the run's own shuffle, every one once.
+      const fileTexts = ['Open the attachment on your own workstation', TRIAGE_CORRECT, 'Block the sender and wait for more reports'];
+      expect(run.currentStep?.options.map((option) => option.text)).toEqual(shownOrder(run.id, 'triage', 3).map((file) => fileTexts[file]));
       expect(run.currentStep?.artifacts[0]).toMatchObject({ kind: 'email', title: 'Reported message' });
 
       const row = await t.db.selectFrom('runs').selectAll().where('id', '=', run.id).executeTakeFirstOrThrow();
@@ -114,14 +126,12 @@ describe('the run engine', () => {
       const runId = started.json().run.id as string;
       expectNoAnswers((await get(runId)).body);
 
-      // Moved on to the next step: its own answers stay hidden (the answered step's feedback is history now).
+      // Moved on to the next step: its own answers stay hidden (the answered step's key and feedback are history now).
       await answerAndMove(runId, 'triage', 1);
       const onPivot = await get(runId);
       expect(onPivot.json().run.currentStep.id).toBe('pivot');
-      expectNoAnswers(
-        onPivot.body,
-        FIXTURE_FEEDBACK.filter((text) => !text.startsWith('FEEDBACK-triage-correct')),
-      );
+      expect(onPivot.body).not.toContain('"next_step"');
+      for (const text of FIXTURE_FEEDBACK.filter((feedback) => !feedback.startsWith('FEEDBACK-triage-'))) expect(onPivot.body).not.toContain(text);
     });
   });
 
@@ -140,14 +150,17 @@ describe('the run engine', () => {
       // Resume shows the answered step exactly as it was left.
       const resumed = await state(run.id);
       expect(resumed.currentStep?.id).toBe('triage');
-      expect(resumed.answer).toEqual({
-        optionIndex: 1,
+      expect(resumed.answer).toMatchObject({
+        optionIndex: shown(run.id, 'triage', 1),
         correct: true,
-        correctOptionIndex: 1,
+        correctOptionIndex: shown(run.id, 'triage', 1),
         feedback: '✅ Correct!\nFEEDBACK-triage-correct: scope first.',
         nextAction: 'next',
+        credit: 1,
+        result: { kind: 'choice', chosenText: TRIAGE_CORRECT, correctText: TRIAGE_CORRECT, verdict: 'right' },
       });
-      expect(resumed.techniqueScores).toEqual([{ id: 'T1566.001', name: 'Phishing: Spearphishing Attachment', count: 1 }]);
+      expect(resumed.answer).toEqual({ ...answered.json().run.answer });
+      expect(resumed.techniqueScores).toEqual([{ id: 'T1566.001', name: 'Phishing: Spearphishing Attachment', count: 1, attempts: 1, credit: 1 }]);
 
       const moved = await next(run.id);
       expect(moved.statusCode).toBe(200);
@@ -170,11 +183,11 @@ describe('the run engine', () => {
       expect(onDetour.json()).toMatchObject({ correct: true, feedback: '✅ Correct!', score: 1 });
       const moved = (await next(run.id)).json().run as RunState;
       expect(moved.currentStep?.id).toBe('pivot');
-      // detour has no technique: only the score moved.
-      expect(moved.techniqueScores).toEqual([]);
+      // detour has no technique: only the score moved; triage's technique was attempted for no credit.
+      expect(moved.techniqueScores).toEqual([{ id: 'T1566.001', name: 'Phishing: Spearphishing Attachment', count: 0, attempts: 1, credit: 0 }]);
     });
 
-    it('retries the same step when the option has next_step null, and takes a new answer', async () => {
+    it('retries the same step when the option has next_step null, and takes a new answer that earns nothing', async () => {
       const run = await newRun();
       const answered = await answer(run.id, 'triage', 0);
       expect(answered.json()).toMatchObject({ correct: false, nextAction: 'retry', score: 0 });
@@ -183,9 +196,10 @@ describe('the run engine', () => {
       expect(retried.currentStep?.id).toBe('triage');
       expect(retried.answer).toBeNull();
 
+      // The visit's credit was fixed by its first submission: the right answer after a Retry is recorded, for 0.
       const second = await answer(run.id, 'triage', 1);
       expect(second.statusCode).toBe(200);
-      expect(second.json()).toMatchObject({ correct: true, score: 1 });
+      expect(second.json()).toMatchObject({ correct: true, score: 0, credit: 0, result: { firstSubmission: false, rawCredit: 1, credit: 0 } });
       const after = await state(run.id);
       expect(after.timeline.map((entry) => [entry.stepId, entry.correct])).toEqual([
         ['triage', false],
@@ -202,18 +216,33 @@ describe('the run engine', () => {
       expect(last.json()).toMatchObject({ correct: true, nextAction: 'finish', score: 2 });
 
       const done = (await next(run.id)).json().run as RunState;
+      // Three scored steps played, two right: 67 % over the path played (the skipped detour does not count).
       expect(done).toMatchObject({
         status: 'completed',
         score: 2,
-        scorePercent: 50,
+        scoreThousandths: 2000,
+        playedSteps: 3,
+        percentBase: 3,
+        scorePercent: 67,
+        result: 'Fail',
         correctCount: 2,
         incorrectCount: 1,
         currentStep: null,
         answer: null,
-        techniqueScores: [{ id: 'T1566.001', name: 'Phishing: Spearphishing Attachment', count: 2 }],
+        techniqueScores: [
+          { id: 'T1566.001', name: 'Phishing: Spearphishing Attachment', count: 2, attempts: 2, credit: 2 },
+          { id: 'T1557', name: 'Adversary-in-the-Middle', count: 0, attempts: 1, credit: 0 },
+        ],
       });
       expect(done.finishedAt).not.toBeNull();
-      expect(done.durationSeconds).toBeGreaterThanOrEqual(0);
+
+      // The duration is finish minus start: 95 s when the run is recorded as started 95 s before it finished.
+      await t.db
+        .updateTable('runs')
+        .set({ started_at: new Date(Date.parse(done.finishedAt!) - 95_000).toISOString() })
+        .where('id', '=', run.id)
+        .execute();
+      expect((await state(run.id)).durationSeconds).toBe(95);
       expect(done.timeline).toMatchObject([
         { seq: 1, stepId: 'triage', stepTitle: 'A clerk reports a voicemail email', decision: TRIAGE_CORRECT, correct: true, timeMs: 1500 },
         { seq: 2, stepId: 'pivot', decision: 'A simple fake login page', correct: false, technique: { id: 'T1557', name: 'Adversary-in-the-Middle' } },
@@ -234,7 +263,8 @@ describe('the run engine', () => {
       await answer(run.id, 'triage', 1);
       const ended = await end(run.id);
       expect(ended.statusCode).toBe(200);
-      expect(ended.json().run).toMatchObject({ status: 'ended', score: 1, currentStep: null });
+      // Ended early: the percent divides by the best path (triage, pivot, report), never by the one step played.
+      expect(ended.json().run).toMatchObject({ status: 'ended', score: 1, playedSteps: 1, percentBase: 3, scorePercent: 33, result: '-', currentStep: null });
       expect(ended.json().run.finishedAt).not.toBeNull();
     });
 
@@ -287,7 +317,7 @@ describe('the run engine', () => {
       const again = await answer(run.id, 'triage', 2);
       expect(again.statusCode).toBe(409);
       expect(again.json().error).toBe('This step has already been answered.');
-      expect(await state(run.id)).toMatchObject({ score: 1, answer: { optionIndex: 1 } });
+      expect(await state(run.id)).toMatchObject({ score: 1, answer: { optionIndex: shown(run.id, 'triage', 1) } });
       expect((await state(run.id)).timeline).toHaveLength(1);
     });
 
@@ -309,7 +339,7 @@ describe('the run engine', () => {
         const after = await state(run.id);
         expect(after.score).toBe(1);
         expect(after.timeline).toHaveLength(1);
-        expect(after.techniqueScores).toEqual([{ id: 'T1566.001', name: 'Phishing: Spearphishing Attachment', count: 1 }]);
+        expect(after.techniqueScores).toEqual([{ id: 'T1566.001', name: 'Phishing: Spearphishing Attachment', count: 1, attempts: 1, credit: 1 }]);
       }
     });
 
@@ -336,19 +366,19 @@ describe('the run engine', () => {
     // Whatever the timing of two requests, the second write finds the run no longer in the state it expects.
     it('claims a step for an answer only once', async () => {
       const run = await newRun();
-      const claim = { runId: run.id, stepId: 'triage', optionIndex: 1, at: new Date().toISOString() };
-      expect(await claimCurrentStep(t.db, claim)).toBe(true);
-      expect(await claimCurrentStep(t.db, { ...claim, optionIndex: 2 })).toBe(false);
-      expect(await claimCurrentStep(t.db, { ...claim, stepId: 'pivot' })).toBe(false);
+      const claim = { runId: run.id, stepId: 'triage', at: new Date().toISOString() };
+      expect(await claimCurrentStepReturningRun(t.db, claim)).toMatchObject({ id: run.id, current_answered: 1 });
+      expect(await claimCurrentStepReturningRun(t.db, claim)).toBeUndefined();
+      expect(await claimCurrentStepReturningRun(t.db, { ...claim, stepId: 'pivot' })).toBeUndefined();
     });
 
     it('moves on from an answered step only once, Retry included', async () => {
       const run = await newRun();
       await answer(run.id, 'triage', 0);
-      const move = { runId: run.id, fromStepId: 'triage', optionIndex: 0, to: { kind: 'retry' as const }, at: new Date().toISOString() };
-      expect(await moveRun(t.db, move)).toBe(true);
-      expect(await moveRun(t.db, move)).toBe(false);
-      expect(await moveRun(t.db, { ...move, to: { kind: 'finish' as const } })).toBe(false);
+      const move = { runId: run.id, fromStepId: 'triage', optionIndex: 0, to: { kind: 'retry' as const }, percentBase: 1, at: new Date().toISOString() };
+      expect(await moveRunReturningRun(t.db, move)).toMatchObject({ id: run.id, current_answered: 0 });
+      expect(await moveRunReturningRun(t.db, move)).toBeUndefined();
+      expect(await moveRunReturningRun(t.db, { ...move, to: { kind: 'finish' as const } })).toBeUndefined();
       expect(await state(run.id)).toMatchObject({ status: 'in_progress', currentStep: { id: 'triage' }, answer: null });
     });
   });
@@ -406,5 +436,26 @@ describe('the run engine', () => {
       expect(ended.statusCode).toBe(200);
       expect(ended.json().run).toMatchObject({ status: 'ended', score: 1 });
     });
+  });
+});
+
+describe('starting runs per user', () => {
+  it('refuses a start over RUN_STARTS_PER_MINUTE with 429 and a readable message, for that user only', async () => {
+    const t = await createTestApp({ RUN_STARTS_PER_MINUTE: '2' });
+    try {
+      const scenarioId = (await insertScenario(t.db)).id;
+      const [first, second] = [await t.userWithSession('student'), await t.userWithSession('student')];
+      const start = (cookie: string) => t.request({ method: 'POST', url: '/api/runs', body: { scenarioId }, cookie });
+      expect((await start(first.cookie)).statusCode).toBe(201);
+      expect((await start(first.cookie)).statusCode).toBe(201);
+      const refused = await start(first.cookie);
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json().error).toBe('You have started too many runs in the last minute. Please wait a minute and try again.');
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(await t.db.selectFrom('runs').select('id').where('user_id', '=', first.user.id).execute()).toHaveLength(2);
+      expect((await start(second.cookie)).statusCode).toBe(201);
+    } finally {
+      await t.close();
+    }
   });
 });

@@ -97,7 +97,8 @@ describe('loading the built-in scenario library', () => {
     const result = await load();
     expect(result.loaded).toBe(2);
     expect(result.skipped).toEqual([
-      { file: 'broken.yaml', problems: ['difficulty: must be at most 5, found the number 9'] },
+      // Every layer at once: the bad difficulty and the step's out-of-range correct option.
+      { file: 'broken.yaml', problems: ['difficulty: must be at most 5, found the number 9', 'steps[0].correct_option: 5 is out of range (2 options)'] },
       { file: 'no-id.yaml', problems: ['id: is required in a built-in scenario'] },
     ]);
     expect(warnings.map((warning) => (warning.details as { file: string }).file)).toEqual([

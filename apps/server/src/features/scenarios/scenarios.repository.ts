@@ -1,7 +1,7 @@
 import type { DbOrTrx } from '../../db/database';
 import type { Scenario, ScenariosTable } from '../../db/schema';
 import type { Insertable } from 'kysely';
-import { DIFFICULTY_SETTING_KEY } from '../settings/settings.repository';
+import { DIFFICULTY_SETTING_KEY } from '../settings/setting-keys';
 
 export interface ScenarioListRow {
   id: string;

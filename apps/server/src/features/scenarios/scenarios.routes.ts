@@ -61,7 +61,7 @@ export const scenariosRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
         operationId: 'getScenario',
         summary: 'Read a scenario',
         description:
-          'One scenario: whole for admins (view `admin`); without answers, next steps or feedback for trainees.',
+          'One scenario: whole for admins (view `admin`); its card only for trainees (name, type, difficulty, description, sources, step count).',
         params: scenarioIdParamsSchema,
         response: { 200: scenarioDetailSchema, ...errorResponses(404) },
       },

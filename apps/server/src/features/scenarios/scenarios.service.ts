@@ -20,7 +20,8 @@ import { isUniqueViolation } from '../../db/errors';
 import type { Scenario, User } from '../../db/schema';
 import { AppError, notFound } from '../../errors';
 import { recordAudit } from '../audit/audit.service';
-import { saveFile } from '../files/files.repository';
+import { saveFile } from '../files/files.service';
+import { parseStoredDefinition } from '../runs/run-figures';
 import { difficultyFromSetting } from '../settings/settings.service';
 import {
   findActiveScenario,
@@ -48,10 +49,10 @@ export async function listScenarios(db: Db): Promise<ScenarioListItem[]> {
 
 /** `scenarios.definition` holds the checked scenario as JSON (the run engine reads the same column). */
 export function definitionOf(scenario: Scenario): ScenarioDefinition {
-  return JSON.parse(scenario.definition) as ScenarioDefinition;
+  return parseStoredDefinition(scenario.definition) ?? { name: scenario.name, type: scenario.type, difficulty: scenario.difficulty, description: scenario.description, steps: [] };
 }
 
-/** Admins see the whole scenario; everyone else sees it without the answers (see traineeView). */
+/** Admins see the whole scenario; everyone else its card (see traineeView). */
 export async function getScenarioFor(db: Db, user: User, id: string): Promise<ScenarioDetail> {
   const scenario = await findActiveScenario(db, id);
   if (!scenario) throw notFound('No such scenario.');
@@ -63,6 +64,13 @@ function adminView(scenario: Scenario): AdminScenario {
   return {
     view: 'admin',
     ...definition,
+    // Every field of every step; steps without options (kinds other than choice, multi and rank) list none, and
+    // correct_option is -1 on every kind but choice.
+    steps: definition.steps.map((step) => ({
+      ...step,
+      options: 'options' in step ? step.options : [],
+      correct_option: step.kind === 'choice' ? step.correct_option : -1,
+    })),
     id: scenario.id,
     stepCount: scenario.step_count,
     origin: scenario.origin,
@@ -70,8 +78,8 @@ function adminView(scenario: Scenario): AdminScenario {
 }
 
 /**
- * Built field by field from what a trainee may see, so no answer (correct_option, next_step, feedback)
- * can reach a trainee's browser before they answer; the response schema strips anything else again.
+ * The scenario's card, built field by field, so nothing of its steps (titles, hints, artifacts, options, and
+ * which steps exist at all) reaches a trainee's browser before the run gets there.
  */
 export function traineeView(scenario: Scenario): TraineeScenario {
   const definition = definitionOf(scenario);
@@ -84,15 +92,6 @@ export function traineeView(scenario: Scenario): TraineeScenario {
     description: definition.description,
     ...(definition.sources ? { sources: definition.sources.map(({ title, url }) => ({ title, url })) } : {}),
     stepCount: scenario.step_count,
-    steps: definition.steps.map((step) => ({
-      id: step.id,
-      title: step.title,
-      description: step.description,
-      ...(step.artifacts ? { artifacts: step.artifacts } : {}),
-      ...(step.hint !== undefined ? { hint: step.hint } : {}),
-      ...(step.mitre_attack !== undefined ? { mitre_attack: step.mitre_attack } : {}),
-      options: step.options.map((option) => ({ text: option.text })),
-    })),
   };
 }
 
@@ -113,7 +112,7 @@ export async function deleteScenario(db: Db, admin: User, id: string): Promise<v
 
 // --- Upload ----------------------------------------------------------------------------------------
 
-/** A refused upload: SPEC.md's message, and every problem (as `place: message` and split into issues). */
+/** A refused upload: the product's message, and every problem (as `place: message` and split into issues). */
 export function uploadRefused(statusCode: number, problems: ScenarioProblem[]): AppError {
   return new AppError(statusCode, UPLOAD_MESSAGES.failed, { problems: problems.map(formatProblem), issues: problems });
 }
@@ -159,6 +158,7 @@ export async function uploadScenario(db: Db, admin: User, upload: UploadedScenar
   const text = scenarioText(upload.bytes);
   const checked = checkScenarioText(text);
   if (!checked.ok) throw uploadRefused(400, checked.problems);
+  const warnings = checked.warnings.map(formatProblem);
 
   const id = checked.scenario.id ?? deriveScenarioId(checked.scenario.name);
   const scenario: ScenarioDefinition = { ...checked.scenario, id };
@@ -215,6 +215,7 @@ export async function uploadScenario(db: Db, admin: User, upload: UploadedScenar
           description: scenario.description,
           stepCount: scenario.steps.length,
         },
+        warnings,
       };
     });
   } catch (error) {

@@ -109,37 +109,21 @@ describe('the scenario library API', () => {
   });
 
   describe('GET /api/sim/:id', () => {
-    it('gives a trainee the scenario without correct options, next steps or feedback', async () => {
+    it("gives a trainee the scenario's card only: no step, title, hint or artifact before the run reaches it", async () => {
       const response = await t.request({ method: 'GET', url: '/api/sim/fixture-invoice-phish', cookie: student.cookie });
       expect(response.statusCode).toBe(200);
-      expect(response.body).not.toContain('correct_option');
-      expect(response.body).not.toContain('next_step');
-      expect(response.body).not.toContain('feedback');
-      expect(response.body).not.toContain('Right; find every copy');
       const scenario = response.json();
-      expect(scenario).toMatchObject({ view: 'trainee', id: 'fixture-invoice-phish', name: 'Fixture invoice phish', stepCount: 4 });
-      expect(scenario.steps[0]).toEqual({
-        id: 'alert',
-        title: 'An invoice nobody expected',
-        description: 'The manager forwards the message and says the attachment did nothing when opened.',
-        artifacts: [
-          {
-            kind: 'email',
-            title: 'Forwarded message',
-            source: 'Clinic mailbox',
-            date: '2025-03-02',
-            content: 'From: billing@invoices-portal.example\nSubject: Overdue invoice 4471\n',
-            indicators: [{ type: 'domain', value: 'invoices-portal.example', context: 'sender domain' }],
-          },
-        ],
-        hint: 'Who else received the same message?',
-        mitre_attack: 'T1566.001',
-        options: [
-          { text: 'Pull the message from every mailbox and sandbox the attachment' },
-          { text: 'Tell the manager to delete it and move on' },
-          { text: 'Ask the manager to try opening it again' },
-        ],
+      expect(Object.keys(scenario).sort()).toEqual(['description', 'difficulty', 'id', 'name', 'sources', 'stepCount', 'type', 'view']);
+      expect(scenario).toMatchObject({
+        view: 'trainee',
+        id: 'fixture-invoice-phish',
+        name: 'Fixture invoice phish',
+        stepCount: 4,
+        sources: [{ title: 'CISA: Phishing guidance' }],
       });
+      for (const secret of ['An invoice nobody expected', 'Who else received the same message?', 'invoices-portal.example', 'correct_option', 'next_step']) {
+        expect(response.body).not.toContain(secret);
+      }
     });
 
     it('gives an admin the whole scenario, answers and branches included', async () => {
@@ -229,7 +213,7 @@ describe('the scenario library API', () => {
       const example = fs.readFileSync(new URL('../../../../web/public/scenario-example.yaml', import.meta.url));
       const response = await upload(example, { filename: 'scenario-example.yaml' });
       expect(response.statusCode).toBe(201);
-      expect(response.json().scenario).toMatchObject({ id: 'example-an-invoice-that-would-not-open', stepCount: 4 });
+      expect(response.json()).toMatchObject({ scenario: { id: 'example-an-invoice-that-would-not-open', stepCount: 11 }, warnings: [] });
     });
 
     it('accepts a JSON file', async () => {

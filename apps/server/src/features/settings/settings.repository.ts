@@ -1,9 +1,6 @@
 import { nowIso } from '../../clock';
 import type { DbOrTrx } from '../../db/database';
 
-/** The platform difficulty (1..5) the scenario picker recommends. */
-export const DIFFICULTY_SETTING_KEY = 'difficulty';
-
 export async function getSetting(db: DbOrTrx, key: string): Promise<string | undefined> {
   const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
   return row?.value;

@@ -2,7 +2,8 @@ import { DEFAULT_DIFFICULTY, MAX_DIFFICULTY, MIN_DIFFICULTY } from '@tradecraft/
 import type { Db, DbOrTrx } from '../../db/database';
 import type { User } from '../../db/schema';
 import { recordAudit } from '../audit/audit.service';
-import { DIFFICULTY_SETTING_KEY, getSetting, putSetting } from './settings.repository';
+import { DIFFICULTY_SETTING_KEY } from './setting-keys';
+import { getSetting, putSetting } from './settings.repository';
 
 const DIFFICULTY_SCREEN = 'Difficulty Adjuster';
 

@@ -2,16 +2,16 @@ import type {
   DashboardStats,
   ManagedUser,
   PendingUser,
-  SessionUser,
   UserStats,
   UsersPage,
   usersListQuerySchema,
 } from '@tradecraft/shared';
-import { PostgresAdapter, sql, type Expression, type SqlBool } from 'kysely';
+import { PostgresAdapter, sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import type { z } from 'zod';
+import { nowIso } from '../../clock';
 import type { DbOrTrx, Trx } from '../../db/database';
-import type { NewUser, User, UserUpdate } from '../../db/schema';
-import { containsIgnoringCase } from '../audit/contains';
+import type { Database, NewUser, User, UserUpdate } from '../../db/schema';
+import { containsIgnoringCase } from '../../db/contains';
 
 export function findUserByEmail(db: DbOrTrx, email: string): Promise<User | undefined> {
   return db.selectFrom('users').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
@@ -21,6 +21,23 @@ export function findUserById(db: DbOrTrx, id: string): Promise<User | undefined>
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** Gives a pending account its role; undefined when the account is no longer pending. */
+export function approvePendingUser(trx: Trx, id: string, role: User['role'], updatedAt: string): Promise<User | undefined> {
+  return trx
+    .updateTable('users')
+    .set({ role, updated_at: updatedAt })
+    .where('id', '=', id)
+    .where('role', '=', 'pending')
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Deletes a pending registration; false when the account is no longer pending. */
+export async function deletePendingUser(trx: Trx, id: string): Promise<boolean> {
+  const deleted = await trx.deleteFrom('users').where('id', '=', id).where('role', '=', 'pending').executeTakeFirst();
+  return Number(deleted.numDeletedRows) > 0;
+}
+
 export async function insertUser(db: DbOrTrx, user: NewUser): Promise<void> {
   await db.insertInto('users').values(user).execute();
 }
@@ -28,24 +45,6 @@ export async function insertUser(db: DbOrTrx, user: NewUser): Promise<void> {
 export async function listAdminIds(db: DbOrTrx): Promise<string[]> {
   const rows = await db.selectFrom('users').select('id').where('role', '=', 'admin').execute();
   return rows.map((row) => row.id);
-}
-
-export function photoUrl(user: Pick<User, 'id' | 'photo_file_id'>): string | null {
-  // The file id in the query string changes with every new picture, so browsers may cache each one forever.
-  return user.photo_file_id ? `/api/users/${user.id}/photo?v=${user.photo_file_id}` : null;
-}
-
-export function toSessionUser(user: User): SessionUser {
-  return {
-    id: user.id,
-    email: user.email,
-    firstName: user.first_name,
-    lastName: user.last_name,
-    designation: user.designation,
-    role: user.role,
-    photoUrl: photoUrl(user),
-    createdAt: user.created_at,
-  };
 }
 
 /** Everyone awaiting approval, oldest first (the first to register is the first to be answered). */
@@ -69,6 +68,10 @@ export async function listPendingUsers(db: DbOrTrx): Promise<PendingUser[]> {
 
 type UsersListFilters = Pick<z.output<typeof usersListQuerySchema>, 'search' | 'role' | 'status'>;
 
+/** Disabled by an admin, or locked after failed sign-ins (Manage Users shows both as not active). Never null. */
+const isBlocked = (eb: ExpressionBuilder<Database, 'users'>, now: string) =>
+  eb.or([eb('disabled', '=', 1), eb(eb.fn.coalesce('locked_until', sql.lit('')), '>', now)]);
+
 /** The Manage Users filters; pending registrations only appear when role=pending asks for them. */
 function filteredUsers(db: DbOrTrx, filters: UsersListFilters) {
   const search = filters.search?.trim();
@@ -76,7 +79,8 @@ function filteredUsers(db: DbOrTrx, filters: UsersListFilters) {
     .selectFrom('users')
     .$if(filters.role === undefined, (qb) => qb.where('role', '!=', 'pending'))
     .$if(filters.role !== undefined, (qb) => qb.where('role', '=', filters.role!))
-    .$if(filters.status !== undefined, (qb) => qb.where('disabled', '=', filters.status === 'disabled' ? 1 : 0))
+    .$if(filters.status === 'disabled', (qb) => qb.where((eb) => isBlocked(eb, nowIso())))
+    .$if(filters.status === 'active', (qb) => qb.where((eb) => eb.not(isBlocked(eb, nowIso()))))
     .$if(Boolean(search), (qb) =>
       qb.where((eb) =>
         eb.or([
@@ -88,7 +92,15 @@ function filteredUsers(db: DbOrTrx, filters: UsersListFilters) {
     );
 }
 
-export function toManagedUser(user: Pick<User, 'id' | 'first_name' | 'last_name' | 'email' | 'designation' | 'role' | 'disabled' | 'created_at'>): ManagedUser {
+type ManagedUserRow = Pick<User, 'id' | 'first_name' | 'last_name' | 'email' | 'designation' | 'role' | 'disabled' | 'locked_until' | 'created_at'>;
+
+/** The lock's end while it lasts, else null (a lock whose time is up is lifted at the next sign-in). */
+export function activeLockEnd(user: Pick<User, 'locked_until'>, now = Date.now()): string | null {
+  return user.locked_until !== null && Date.parse(user.locked_until) > now ? user.locked_until : null;
+}
+
+export function toManagedUser(user: ManagedUserRow): ManagedUser {
+  const lockedUntil = activeLockEnd(user);
   return {
     id: user.id,
     firstName: user.first_name,
@@ -96,7 +108,8 @@ export function toManagedUser(user: Pick<User, 'id' | 'first_name' | 'last_name'
     email: user.email,
     designation: user.designation,
     role: user.role,
-    disabled: user.disabled === 1,
+    disabled: user.disabled === 1 || lockedUntil !== null,
+    lockedUntil,
     createdAt: user.created_at,
   };
 }
@@ -104,7 +117,7 @@ export function toManagedUser(user: Pick<User, 'id' | 'first_name' | 'last_name'
 /** One page of Manage Users, filtered, sorted and paged in SQL. */
 export async function listManagedUsers(db: DbOrTrx, query: z.output<typeof usersListQuerySchema>): Promise<UsersPage> {
   const { sort, dir, page, pageSize } = query;
-  const columns = ['id', 'first_name', 'last_name', 'email', 'designation', 'role', 'disabled', 'created_at'] as const;
+  const columns = ['id', 'first_name', 'last_name', 'email', 'designation', 'role', 'disabled', 'locked_until', 'created_at'] as const;
   let rowsQuery = filteredUsers(db, query).select(columns);
   // People sort names the way they read them, not by byte value, so text columns compare lower-cased.
   if (sort === 'name') {
@@ -127,12 +140,13 @@ const countWhen = (condition: Expression<SqlBool>) => sql<number>`sum(case when 
 
 /** The Manage Users cards, in one pass over the table. */
 export async function userStats(db: DbOrTrx): Promise<UserStats> {
+  const now = nowIso();
   const row = await db
     .selectFrom('users')
     .select((eb) => [
       countWhen(eb('role', '!=', 'pending')).as('total'),
-      countWhen(eb.and([eb('role', '!=', 'pending'), eb('disabled', '=', 0)])).as('active'),
-      countWhen(eb.and([eb('role', '!=', 'pending'), eb('disabled', '=', 1)])).as('disabled'),
+      countWhen(eb.and([eb('role', '!=', 'pending'), eb.not(isBlocked(eb, now))])).as('active'),
+      countWhen(eb.and([eb('role', '!=', 'pending'), isBlocked(eb, now)])).as('disabled'),
       countWhen(eb('role', '=', 'pending')).as('pending'),
     ])
     .executeTakeFirstOrThrow();
@@ -206,4 +220,42 @@ export function findUserForUpdate(trx: Trx, id: string): Promise<User | undefine
 
 export function updateUserFields(trx: Trx, id: string, fields: UserUpdate): Promise<User> {
   return trx.updateTable('users').set(fields).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function findAnyAdminId(db: DbOrTrx): Promise<string | undefined> {
+  const row = await db.selectFrom('users').select('id').where('role', '=', 'admin').limit(1).executeTakeFirst();
+  return row?.id;
+}
+
+/** Makes the account with this email an enabled, unlocked admin with this password; inserts it when missing. */
+export async function upsertAdmin(db: DbOrTrx, user: NewUser): Promise<void> {
+  await db
+    .insertInto('users')
+    .values(user)
+    .onConflict((oc) =>
+      oc.column('email').doUpdateSet({
+        role: 'admin',
+        disabled: 0,
+        failed_attempts: 0,
+        locked_until: null,
+        password_hash: user.password_hash,
+        updated_at: user.updated_at,
+      }),
+    )
+    .execute();
+}
+
+/** Lifts a lock and re-enables the account; with a hash, sets that password too. */
+export async function restoreAccess(db: DbOrTrx, id: string, fields: { passwordHash?: string; now: string }): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({
+      disabled: 0,
+      failed_attempts: 0,
+      locked_until: null,
+      ...(fields.passwordHash ? { password_hash: fields.passwordHash } : {}),
+      updated_at: fields.now,
+    })
+    .where('id', '=', id)
+    .execute();
 }

@@ -19,7 +19,8 @@ import { z } from 'zod';
 import type { Db } from '../../db/database';
 import { currentUser } from '../../plugins/access';
 import { errorResponses } from '../../plugins/docs';
-import { dashboardCounts, listManagedUsers, listPendingUsers, toManagedUser, toSessionUser, userStats } from './users.repository';
+import { toSessionUser } from './session-user';
+import { dashboardCounts, listManagedUsers, listPendingUsers, toManagedUser, userStats } from './users.repository';
 import { approveUser, rejectUser, updateUser } from './users.service';
 
 export const usersRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
@@ -64,7 +65,7 @@ export const usersRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
         operationId: 'getDashboardStats',
         summary: 'Admin Dashboard counts',
         description:
-          "Counts for the Admin Dashboard; 'today' and 'this week' (from Monday) are in the `tz` offset given, UTC by default.",
+          "Counts for the Admin Dashboard; 'today' and 'this week' (from Monday) are in the IANA time zone `tz`, UTC by default.",
         querystring: timeZoneQuerySchema,
         response: { 200: dashboardStatsSchema },
       },

@@ -6,7 +6,19 @@ import type { User } from '../../db/schema';
 import { conflict, forbidden, notFound } from '../../errors';
 import { recordAudit } from '../audit/audit.service';
 import { deleteUserSessions } from '../../plugins/sessions.repository';
-import { findUserById, findUserForUpdate, lockActiveAdminIds, updateUserFields } from './users.repository';
+import { endStreamsOfEndedSessions } from '../notifications/notifications.hub';
+import {
+  activeLockEnd,
+  approvePendingUser,
+  deletePendingUser,
+  findUserById,
+  findUserForUpdate,
+  lockActiveAdminIds,
+  updateUserFields,
+} from './users.repository';
+
+// What other features may read about users: they come here, never to users.repository.
+export { findUserByEmail, findUserById, insertUser, listAdminIds } from './users.repository';
 
 const PENDING_SCREEN = 'Pending Approvals';
 
@@ -21,13 +33,7 @@ async function pendingUser(db: Db, id: string): Promise<User> {
 export async function approveUser(db: Db, actor: User, id: string, input: ApproveUserInput): Promise<User> {
   const user = await pendingUser(db, id);
   return db.transaction().execute(async (trx) => {
-    const updated = await trx
-      .updateTable('users')
-      .set({ role: input.role, updated_at: nowIso() })
-      .where('id', '=', id)
-      .where('role', '=', 'pending')
-      .returningAll()
-      .executeTakeFirst();
+    const updated = await approvePendingUser(trx, id, input.role, nowIso());
     if (!updated) throw conflict('This user is no longer pending approval.');
     await recordAudit(trx, {
       actor: actor.email,
@@ -39,12 +45,11 @@ export async function approveUser(db: Db, actor: User, id: string, input: Approv
   });
 }
 
-/** Rejecting a pending registration deletes the record (SPEC.md section 4). */
+/** Rejecting a pending registration deletes the record: the person may register again. */
 export async function rejectUser(db: Db, actor: User, id: string): Promise<void> {
   const user = await pendingUser(db, id);
   await db.transaction().execute(async (trx) => {
-    const deleted = await trx.deleteFrom('users').where('id', '=', id).where('role', '=', 'pending').executeTakeFirst();
-    if (Number(deleted.numDeletedRows) === 0) throw conflict('This user is no longer pending approval.');
+    if (!(await deletePendingUser(trx, id))) throw conflict('This user is no longer pending approval.');
     await recordAudit(trx, {
       actor: actor.email,
       action: 'reject user',
@@ -74,10 +79,12 @@ function describeChanges(before: User, after: Pick<User, 'first_name' | 'last_na
 /**
  * An admin's edit of an approved account. The self and last-admin rules are checked inside the transaction
  * with the admins locked, so two admins demoting each other at once cannot leave the platform without one.
- * Disabling ends the user's sessions; enabling clears the failed sign-in count.
+ * Disabling ends the user's sessions (and their notification streams at once); enabling clears the failed
+ * sign-in count and any lock.
  */
 export async function updateUser(db: Db, actor: User, id: string, input: z.output<typeof updateUserInputSchema>): Promise<User> {
-  return db.transaction().execute(async (trx) => {
+  let disabled = false;
+  const updated = await db.transaction().execute(async (trx) => {
     const touchesAdminRights = input.role !== undefined || input.disabled !== undefined;
     const activeAdminIds = touchesAdminRights ? await lockActiveAdminIds(trx) : [];
     const user = await findUserForUpdate(trx, id);
@@ -91,8 +98,10 @@ export async function updateUser(db: Db, actor: User, id: string, input: z.outpu
       role: input.role ?? user.role,
       disabled: input.disabled === undefined ? user.disabled : input.disabled ? 1 : 0,
     };
+    const locked = activeLockEnd(user) !== null;
     const disabling = user.disabled === 0 && next.disabled === 1;
-    const enabling = user.disabled === 1 && next.disabled === 0;
+    // Enabling also lifts a lock after failed sign-ins (Manage Users shows a locked account as disabled).
+    const enabling = (user.disabled === 1 || locked) && input.disabled === false;
     const demoting = user.role === 'admin' && next.role !== 'admin';
     if (user.id === actor.id && disabling) throw conflict(USER_EDIT_MESSAGES.selfDisable);
     if (user.id === actor.id && demoting) throw conflict(USER_EDIT_MESSAGES.selfDemote);
@@ -104,13 +113,15 @@ export async function updateUser(db: Db, actor: User, id: string, input: z.outpu
     if (touchesAdminRights && !activeAdminIds.includes(actor.id)) throw forbidden();
 
     const changes = describeChanges(user, next);
+    if (enabling && locked) changes.push('sign-in lock lifted');
     if (changes.length === 0) return user;
     const updated = await updateUserFields(trx, id, {
       ...next,
-      ...(enabling ? { failed_attempts: 0 } : {}),
+      ...(enabling ? { failed_attempts: 0, locked_until: null } : {}),
       updated_at: nowIso(),
     });
     if (disabling) await deleteUserSessions(trx, id);
+    disabled = disabling;
     await recordAudit(trx, {
       actor: actor.email,
       action: 'edit user',
@@ -119,4 +130,6 @@ export async function updateUser(db: Db, actor: User, id: string, input: z.outpu
     });
     return updated;
   });
+  if (disabled) await endStreamsOfEndedSessions(db, [id]);
+  return updated;
 }

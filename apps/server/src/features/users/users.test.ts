@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { USER_EDIT_MESSAGES, type ManagedUser, type UsersPage } from '@tradecraft/shared';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { allowUndeclaredStatus, createTestApp, type TestApp } from '../../../test/helper';
+import { allowUndeclaredStatus, createTestApp, PASSWORD, type TestApp } from '../../../test/helper';
 import { nowIso } from '../../clock';
 import { updateUser } from './users.service';
 
@@ -165,6 +165,26 @@ describe('PATCH /api/users/:id', () => {
     await expect(t.signIn(student.user.email)).resolves.toBeTruthy();
   });
 
+  it('shows a locked account as locked and lets an admin lift the lock at once, audited', async () => {
+    const lockedUntil = new Date(Date.now() + 10 * 60_000).toISOString();
+    const locked = await t.createUser({ email: 'locked@example.com', failed_attempts: 3, locked_until: lockedUntil });
+    const list = await t.request({ method: 'GET', url: '/api/users?search=locked%40', cookie: admin.cookie });
+    expect(list.json().items).toEqual([expect.objectContaining({ email: 'locked@example.com', disabled: true, lockedUntil })]);
+    const blocked = await t.request({ method: 'GET', url: '/api/users?status=disabled', cookie: admin.cookie });
+    expect(blocked.json().items.map((user: ManagedUser) => user.email)).toEqual(['locked@example.com']);
+    const stats = await t.request({ method: 'GET', url: '/api/users/stats', cookie: admin.cookie });
+    expect(stats.json()).toMatchObject({ active: 1, disabled: 1 });
+    const signIn = () => t.request({ method: 'POST', url: '/api/auth/login', body: { email: locked.email, password: PASSWORD } });
+    expect((await signIn()).statusCode).toBe(403);
+
+    const lifted = await patch(locked.id, { disabled: false });
+    expect(lifted.statusCode).toBe(200);
+    expect(lifted.json().user).toMatchObject({ disabled: false, lockedUntil: null });
+    expect(await userRow(locked.id)).toMatchObject({ failed_attempts: 0, locked_until: null, disabled: 0 });
+    expect((await auditRows()).at(-1)!.details).toBe('Edited locked@example.com: sign-in lock lifted');
+    expect((await signIn()).statusCode).toBe(200);
+  });
+
   it('refuses an admin disabling or demoting themself, and changes nothing', async () => {
     const disable = await patch(admin.user.id, { disabled: true });
     expect(disable.statusCode).toBe(409);
@@ -277,9 +297,15 @@ describe('GET /api/users/dashboard-stats', () => {
       current_step_id: 'a',
       current_answered: 0,
       last_option_index: null,
-      technique_counts: '{}',
       finished_at: null,
-      score: 0,
+      score_thousandths: 0,
+      percent_base: 1,
+      played_steps: 0,
+      best_path_steps: 1,
+      pending_reviews: 0,
+      hint_opened: 0,
+      visit_submitted: 0,
+      last_credit_thousandths: null,
       status: 'in_progress' as const,
       started_at: startedAt,
       updated_at: startedAt,

@@ -17,14 +17,15 @@ import {
   IconTimeline,
   IconUserCheck,
   IconUsers,
+  IconWriting,
   type Icon,
 } from '@tabler/icons-react';
 import { useEffect, type MouseEvent, type ReactNode } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
-import { useSession } from '../../features/auth/api/get-session';
+import { useSession } from '../../lib/session';
 import { NotificationBell } from '../../features/notifications/components/notification-bell';
 import { UserAvatar } from '../../features/profile/components/user-avatar';
-import { paths } from '../paths';
+import { paths } from '../../lib/paths';
 import classes from './app-layout.module.css';
 import { LiveClock } from './live-clock';
 import { LogoutButton } from './logout-button';
@@ -47,6 +48,7 @@ const ADMIN_NAV: NavItem[] = [
   { to: paths.monitoring, label: 'User Monitoring', icon: IconActivity },
   { to: paths.auditLog, label: 'Audit Log', icon: IconClipboardList },
   { to: paths.trainingProgress, label: 'Training Progress', icon: IconChartBar },
+  { to: paths.reviews, label: 'Review Queue', icon: IconWriting },
   { to: paths.scenarioConfig, label: 'Scenario Configurator', icon: IconListCheck },
   { to: paths.difficulty, label: 'Difficulty Adjuster', icon: IconAdjustments },
 ];

@@ -6,10 +6,10 @@ import { IconLogout } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { api } from '../api-client';
-import { paths } from '../paths';
+import { api } from '../../lib/api-client';
+import { paths } from '../../lib/paths';
 
-/** SPEC.md's logout: confirm, say 'You have been logged out.', then /login after 1.5 seconds. */
+/** Logout: confirm, say 'You have been logged out.', then /login after 1.5 seconds. */
 export const LOGOUT_REDIRECT_DELAY_MS = 1500;
 
 export function LogoutButton() {

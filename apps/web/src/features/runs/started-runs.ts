@@ -1,4 +1,4 @@
-/** SPEC.md's local list of started simulation ids (key 'simulations'); the server's record is the truth. */
+/** The local list of started simulation ids (key 'simulations'); the server's record is the truth. */
 const STARTED_RUNS_KEY = 'simulations';
 const KEEP_AT_MOST = 200;
 

@@ -5,14 +5,13 @@ import {
   type LoginActivityQuery,
 } from '@tradecraft/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api, withQuery } from '../../../app/api-client';
+import { api, withQuery } from '../../../lib/api-client';
+import { browserTimeZone } from '../../../lib/time-zone';
 
 export const activityQueryKey = ['activity'] as const;
 
-const tz = () => new Date().getTimezoneOffset();
-
 export const getLoginActivity = (query: LoginActivityQuery) =>
-  api.get<LoginActivityPage>(withQuery('/api/logs/login-activity', { ...query, tz: tz() }));
+  api.get<LoginActivityPage>(withQuery('/api/logs/login-activity', { ...query, tz: browserTimeZone() }));
 
 export const loginActivityQueryOptions = (query: LoginActivityQuery) =>
   queryOptions({
@@ -30,7 +29,7 @@ export function loginActivityExportUrl(
   filters: Pick<LoginActivityQuery, 'search' | 'event' | 'from' | 'to'>,
   format: 'csv' | 'xlsx',
 ): string {
-  return withQuery(`/api/logs/login-activity.${format}`, { ...filters, tz: tz() });
+  return withQuery(`/api/logs/login-activity.${format}`, { ...filters, tz: browserTimeZone() });
 }
 
 export const LOGIN_ACTIVITY_FILENAMES = { csv: LOGIN_ACTIVITY_CSV_FILENAME, xlsx: LOGIN_ACTIVITY_XLSX_FILENAME } as const;

@@ -1,18 +1,18 @@
 import {
+  LOGIN_ACTIVITY_SORT_COLUMNS,
   LOGIN_EVENTS,
   loginEventLabel,
-  PAGE_SIZE,
-  type LoginActivitySortColumn,
   type LoginEvent,
   type LoginEventKind,
 } from '@tradecraft/shared';
-import { Badge, Button, Group, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { IconDownload, IconLogin, IconLogout, IconSearch, IconShieldX, IconTimeline } from '@tabler/icons-react';
-import { createColumnHelper, type SortingState } from '@tanstack/react-table';
-import { useState } from 'react';
+import { Badge, Group, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconLogin, IconLogout, IconSearch, IconShieldX, IconTimeline } from '@tabler/icons-react';
+import { createColumnHelper } from '@tanstack/react-table';
 import { DataTable } from '../../../ui/data-table';
+import { DownloadButton } from '../../../ui/download-button';
+import { InlineLoadError } from '../../../ui/load-error';
 import { StatCard } from '../../../ui/stat-card';
+import { useServerTable } from '../../../ui/use-server-table';
 import { LOGIN_ACTIVITY_FILENAMES, loginActivityExportUrl, useLoginActivity } from '../api/get-login-activity';
 import { useLoginActivityStats } from '../api/get-login-activity-stats';
 
@@ -20,7 +20,7 @@ const EVENT_COLORS: Record<string, string> = { login: 'green', logout: 'gray', f
 
 const column = createColumnHelper<LoginEvent>();
 
-// SPEC.md section 9: email 150, role 120, event 150, timestamp 200.
+// Column widths: email 150, role 120, event 150, timestamp 200.
 const columns = [
   column.accessor('email', { id: 'email', header: 'Email', size: 150 }),
   column.accessor('role', { id: 'role', header: 'Role', size: 120 }),
@@ -45,29 +45,16 @@ const columns = [
 const EVENT_OPTIONS = [{ value: '', label: 'All events' }, ...LOGIN_EVENTS.map((event) => ({ value: event, label: loginEventLabel(event) }))];
 
 export default function UserMonitoringPage() {
-  const [search, setSearch] = useState('');
-  const [event, setEvent] = useState<LoginEventKind | ''>('');
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
-  const [sorting, setSorting] = useState<SortingState>([{ id: 'timestamp', desc: true }]);
-  const [page, setPage] = useState(1);
-  const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
-
-  const stats = useLoginActivityStats();
-  const filters = {
-    search: debouncedSearch || undefined,
-    event: event || undefined,
-    from: from || undefined,
-    to: to || undefined,
-  };
-  const activity = useLoginActivity({
-    ...filters,
-    sort: (sorting[0]?.id ?? 'timestamp') as LoginActivitySortColumn,
-    dir: sorting[0]?.desc ? 'desc' : 'asc',
-    page,
-    pageSize: PAGE_SIZE,
+  const table = useServerTable({
+    filters: { search: '', event: '' as LoginEventKind | '', from: '', to: '' },
+    textFilters: ['search'],
+    sortColumns: LOGIN_ACTIVITY_SORT_COLUMNS,
+    defaultSort: { id: 'timestamp', desc: true },
   });
-  const filtered = Boolean(filters.search || filters.event || filters.from || filters.to);
+  const { filters, setFilter, filterQuery } = table;
+  const stats = useLoginActivityStats();
+  const activity = useLoginActivity(table.query);
+  const filtered = table.isFiltered;
 
   return (
     <Stack gap="lg">
@@ -82,16 +69,7 @@ export default function UserMonitoringPage() {
         <StatCard label="Logins today" value={stats.data?.loginsToday} icon={IconLogin} color="green" />
         <StatCard label="Logouts today" value={stats.data?.logoutsToday} icon={IconLogout} color="gray" />
       </SimpleGrid>
-      {stats.isError && (
-        <Group gap="xs">
-          <Text size="sm" c="red" role="alert">
-            The counts could not be loaded: {stats.error.message}
-          </Text>
-          <Button size="compact-sm" variant="default" onClick={() => void stats.refetch()}>
-            Retry
-          </Button>
-        </Group>
-      )}
+      {stats.isError && <InlineLoadError what="The counts" error={stats.error} onRetry={() => void stats.refetch()} />}
 
       <Paper withBorder radius="md" p="md">
         <Stack gap="sm">
@@ -100,41 +78,29 @@ export default function UserMonitoringPage() {
               label="Search by email"
               placeholder="Part of an email"
               leftSection={<IconSearch size={16} aria-hidden />}
-              value={search}
-              onChange={(changed) => {
-                setSearch(changed.currentTarget.value);
-                setPage(1);
-              }}
+              value={filters.search}
+              onChange={(changed) => setFilter('search', changed.currentTarget.value)}
             />
             <Select
               label="Event"
               data={EVENT_OPTIONS}
-              value={event}
+              value={filters.event}
               allowDeselect={false}
-              onChange={(value) => {
-                setEvent((value ?? '') as LoginEventKind | '');
-                setPage(1);
-              }}
+              onChange={(value) => setFilter('event', (value ?? '') as LoginEventKind | '')}
             />
             <TextInput
               type="date"
               label="From"
-              value={from}
-              max={to || undefined}
-              onChange={(changed) => {
-                setFrom(changed.currentTarget.value);
-                setPage(1);
-              }}
+              value={filters.from}
+              max={filters.to || undefined}
+              onChange={(changed) => setFilter('from', changed.currentTarget.value)}
             />
             <TextInput
               type="date"
               label="To"
-              value={to}
-              min={from || undefined}
-              onChange={(changed) => {
-                setTo(changed.currentTarget.value);
-                setPage(1);
-              }}
+              value={filters.to}
+              min={filters.from || undefined}
+              onChange={(changed) => setFilter('to', changed.currentTarget.value)}
             />
           </SimpleGrid>
           <Group justify="space-between" gap="sm">
@@ -143,16 +109,14 @@ export default function UserMonitoringPage() {
             </Text>
             <Group gap="sm">
               {(['csv', 'xlsx'] as const).map((format) => (
-                <Button
+                <DownloadButton
                   key={format}
-                  component="a"
-                  href={loginActivityExportUrl(filters, format)}
-                  download={LOGIN_ACTIVITY_FILENAMES[format]}
+                  href={loginActivityExportUrl(filterQuery, format)}
+                  filename={LOGIN_ACTIVITY_FILENAMES[format]}
                   variant="default"
-                  leftSection={<IconDownload size={16} aria-hidden />}
                 >
                   Export {format.toUpperCase()}
-                </Button>
+                </DownloadButton>
               ))}
             </Group>
           </Group>
@@ -162,24 +126,14 @@ export default function UserMonitoringPage() {
       <DataTable
         label="Sign-in activity"
         columns={columns}
-        data={activity.data?.items}
         getRowId={(row) => String(row.id)}
-        isLoading={activity.isPending}
-        isFetching={activity.isPlaceholderData}
-        error={activity.error}
-        onRetry={() => void activity.refetch()}
         emptyMessage={
           filtered
             ? 'No sign-in events match these filters. Clear the search or widen the dates.'
             : 'No sign-in events yet. They appear here as people sign in and out.'
         }
         itemName="events"
-        sorting={sorting}
-        onSortingChange={(next) => {
-          setSorting(next);
-          setPage(1);
-        }}
-        paging={{ page, total: activity.data?.total ?? 0, onPageChange: setPage }}
+        {...table.tableProps(activity)}
       />
     </Stack>
   );

@@ -1,7 +1,7 @@
 import { Alert, Anchor, Button, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconActivity, IconAlertTriangle, IconClipboardList, IconPlayerPlay, IconShieldX, IconUserCheck, IconUsers } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { StatCard } from '../../../ui/stat-card';
 import { useDashboardStats } from '../api/get-dashboard-stats';
 

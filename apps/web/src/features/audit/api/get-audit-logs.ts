@@ -1,13 +1,12 @@
 import type { AuditLogQuery, AuditPage } from '@tradecraft/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api, withQuery } from '../../../app/api-client';
+import { api, withQuery } from '../../../lib/api-client';
+import { browserTimeZone } from '../../../lib/time-zone';
 
 export const auditQueryKey = ['audit'] as const;
 export const AUDIT_EXPORT_FILENAME = 'audit_logs.xlsx';
 
-const tz = () => new Date().getTimezoneOffset();
-
-export const getAuditLogs = (query: AuditLogQuery) => api.get<AuditPage>(withQuery('/api/audit/logs', { ...query, tz: tz() }));
+export const getAuditLogs = (query: AuditLogQuery) => api.get<AuditPage>(withQuery('/api/audit/logs', { ...query, tz: browserTimeZone() }));
 
 export const auditLogsQueryOptions = (query: AuditLogQuery) =>
   queryOptions({
@@ -20,7 +19,7 @@ export function useAuditLogs(query: AuditLogQuery) {
   return useQuery(auditLogsQueryOptions(query));
 }
 
-/** audit_logs.xlsx for the two dates (both days included, in the browser's time zone). */
+/** audit_logs.xlsx for the two dates (both days included, in the admin's time zone). */
 export function auditExportUrl(startDate: string, endDate: string): string {
-  return withQuery('/api/audit/export', { start_date: startDate, end_date: endDate, tz: tz() });
+  return withQuery('/api/audit/export', { start_date: startDate, end_date: endDate, tz: browserTimeZone() });
 }

@@ -1,16 +1,15 @@
-import { AUDIT_EXPORT_MESSAGES, capitaliseAction, PAGE_SIZE, type AuditEntry, type AuditSortColumn } from '@tradecraft/shared';
-import { Button, Group, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { IconDownload } from '@tabler/icons-react';
-import { createColumnHelper, type SortingState } from '@tanstack/react-table';
-import { useState } from 'react';
+import { AUDIT_EXPORT_MESSAGES, AUDIT_SORT_COLUMNS, capitaliseAction, type AuditEntry } from '@tradecraft/shared';
+import { Group, Paper, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { createColumnHelper } from '@tanstack/react-table';
 import { DataTable } from '../../../ui/data-table';
+import { DownloadButton } from '../../../ui/download-button';
+import { useServerTable } from '../../../ui/use-server-table';
 import { AUDIT_EXPORT_FILENAME, auditExportUrl, useAuditLogs } from '../api/get-audit-logs';
 
 const column = createColumnHelper<AuditEntry>();
 const orDash = (value: string | null) => (value && value.trim() ? value : '-');
 
-// SPEC.md section 9: actor 150 and timestamp 200; the other widths are ours.
+// Column widths: actor 150 and timestamp 200 as on the other logs; the others fit their text.
 const columns = [
   column.accessor('actor', { id: 'actor', header: 'Actor', size: 150, cell: (info) => orDash(info.getValue()) }),
   column.accessor('action', { id: 'action', header: 'Action', size: 160, cell: (info) => capitaliseAction(info.getValue()) }),
@@ -33,32 +32,16 @@ const TEXT_FILTERS: { key: TextFilter; label: string; placeholder: string }[] = 
 ];
 
 export default function AuditLogPage() {
-  const [filters, setFilters] = useState<Record<TextFilter, string>>({ actor: '', action: '', details: '', screen: '' });
-  const [startDate, setStartDate] = useState('');
-  const [endDate, setEndDate] = useState('');
-  const [sorting, setSorting] = useState<SortingState>([{ id: 'timestamp', desc: true }]);
-  const [page, setPage] = useState(1);
-  const [debounced] = useDebouncedValue(filters, 300);
-
-  const sort = (sorting[0]?.id ?? 'timestamp') as AuditSortColumn;
-  const logs = useAuditLogs({
-    actor: debounced.actor.trim() || undefined,
-    action: debounced.action.trim() || undefined,
-    details: debounced.details.trim() || undefined,
-    screen: debounced.screen.trim() || undefined,
-    start_date: startDate || undefined,
-    end_date: endDate || undefined,
-    sort,
-    dir: sorting[0]?.desc ? 'desc' : 'asc',
-    page,
-    pageSize: PAGE_SIZE,
+  const table = useServerTable({
+    filters: { actor: '', action: '', details: '', screen: '', start_date: '', end_date: '' },
+    textFilters: ['actor', 'action', 'details', 'screen'],
+    sortColumns: AUDIT_SORT_COLUMNS,
+    defaultSort: { id: 'timestamp', desc: true },
   });
-
-  // SPEC.md: any filter change goes back to page 1.
-  const setFilter = (key: TextFilter, value: string) => {
-    setFilters((current) => ({ ...current, [key]: value }));
-    setPage(1);
-  };
+  const logs = useAuditLogs(table.query);
+  const { filters, setFilter } = table;
+  const startDate = filters.start_date;
+  const endDate = filters.end_date;
   const datesInOrder = !startDate || !endDate || startDate <= endDate;
   const canDownload = Boolean(startDate && endDate) && datesInOrder;
 
@@ -86,10 +69,7 @@ export default function AuditLogPage() {
               label="Start date"
               value={startDate}
               max={endDate || undefined}
-              onChange={(event) => {
-                setStartDate(event.currentTarget.value);
-                setPage(1);
-              }}
+              onChange={(event) => setFilter('start_date', event.currentTarget.value)}
             />
             <TextInput
               type="date"
@@ -97,10 +77,7 @@ export default function AuditLogPage() {
               value={endDate}
               min={startDate || undefined}
               error={datesInOrder ? undefined : AUDIT_EXPORT_MESSAGES.endBeforeStart}
-              onChange={(event) => {
-                setEndDate(event.currentTarget.value);
-                setPage(1);
-              }}
+              onChange={(event) => setFilter('end_date', event.currentTarget.value)}
             />
           </SimpleGrid>
           <Group justify="space-between" gap="sm">
@@ -109,20 +86,13 @@ export default function AuditLogPage() {
                 ? `Downloads every entry from ${startDate} to ${endDate}, both days included.`
                 : 'Choose a start date and an end date to download that range.'}
             </Text>
-            {canDownload ? (
-              <Button
-                component="a"
-                href={auditExportUrl(startDate, endDate)}
-                download={AUDIT_EXPORT_FILENAME}
-                leftSection={<IconDownload size={16} aria-hidden />}
-              >
-                Download
-              </Button>
-            ) : (
-              <Button disabled leftSection={<IconDownload size={16} aria-hidden />} aria-describedby="audit-download-hint">
-                Download
-              </Button>
-            )}
+            <DownloadButton
+              href={canDownload ? auditExportUrl(startDate, endDate) : null}
+              filename={AUDIT_EXPORT_FILENAME}
+              describedBy="audit-download-hint"
+            >
+              Download
+            </DownloadButton>
           </Group>
         </Stack>
       </Paper>
@@ -130,20 +100,10 @@ export default function AuditLogPage() {
       <DataTable
         label="Audit log"
         columns={columns}
-        data={logs.data?.items}
         getRowId={(entry) => String(entry.id)}
-        isLoading={logs.isPending}
-        isFetching={logs.isPlaceholderData}
-        error={logs.error}
-        onRetry={() => void logs.refetch()}
         emptyMessage="No audit logs found."
         itemName="entries"
-        sorting={sorting}
-        onSortingChange={(next) => {
-          setSorting(next);
-          setPage(1);
-        }}
-        paging={{ page, total: logs.data?.total ?? 0, onPageChange: setPage }}
+        {...table.tableProps(logs)}
       />
     </Stack>
   );

@@ -1,7 +1,7 @@
 import type { LoginInput, SessionUser } from '@tradecraft/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../app/api-client';
-import { sessionQueryKey } from './get-session';
+import { api } from '../../../lib/api-client';
+import { sessionQueryKey } from '../../../lib/session';
 
 export const login = (input: LoginInput) => api.post<{ user: SessionUser }>('/api/auth/login', input);
 

@@ -1,6 +1,6 @@
 import type { RegisterInput } from '@tradecraft/shared';
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../app/api-client';
+import { api } from '../../../lib/api-client';
 
 export const register = (input: RegisterInput) => api.post<{ message: string }>('/api/auth/register', input);
 

@@ -3,8 +3,8 @@ import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@m
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
-import { paths } from '../../../app/paths';
-import { useSession } from '../api/get-session';
+import { paths } from '../../../lib/paths';
+import { useSession } from '../../../lib/session';
 import { useLogin } from '../api/login';
 import { AuthFrame } from '../components/auth-frame';
 

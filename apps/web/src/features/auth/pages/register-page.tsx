@@ -8,11 +8,11 @@ import { Alert, Anchor, Button, PasswordInput, SimpleGrid, Stack, Text, TextInpu
 import { IconAlertCircle } from '@tabler/icons-react';
 import type { FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { useFormFields } from '../../../ui/use-form-fields';
 import { useRegister } from '../api/register';
 import { AuthFrame } from '../components/auth-frame';
-import { PasswordStrengthBar } from '../components/password-strength-bar';
+import { PasswordStrengthBar } from '../../../ui/password-strength-bar';
 
 const EMPTY = { firstName: '', lastName: '', designation: '', email: '', password: '' };
 

@@ -1,6 +1,6 @@
 import type { Meta } from '@tradecraft/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../app/api-client';
+import { api } from '../../../lib/api-client';
 
 export const metaQueryKey = ['meta'] as const;
 

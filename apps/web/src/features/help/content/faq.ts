@@ -1,5 +1,5 @@
 /**
- * The 12 questions of SPEC.md's Help & FAQ, answered for what the product does today. Keep every answer true:
+ * The 12 questions of Help & FAQ, answered for what the product does today. Keep every answer true:
  * when a feature changes, change its answer in the same change.
  */
 export interface FaqEntry {

@@ -2,7 +2,7 @@ import { ATTACK_NOTICE, ATTACK_VERSION } from '@tradecraft/shared/attack';
 import { Accordion, Anchor, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconExternalLink } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { FAQ } from '../content/faq';
 
 export default function HelpPage() {

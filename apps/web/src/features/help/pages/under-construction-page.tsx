@@ -1,6 +1,6 @@
 import { Anchor, Paper, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { UnderConstructionIllustration } from '../components/under-construction-illustration';
 
 export default function UnderConstructionPage() {

@@ -1,6 +1,6 @@
 import type { NotificationList } from '@tradecraft/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../app/api-client';
+import { api } from '../../../lib/api-client';
 
 export const notificationsQueryKey = ['notifications'] as const;
 export const notificationListQueryKey = [...notificationsQueryKey, 'list'] as const;

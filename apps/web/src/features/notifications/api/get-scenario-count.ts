@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../app/api-client';
+import { api } from '../../../lib/api-client';
 
-/** SPEC.md's `scenarioCount`: the number of scenarios the trainee has seen, kept in local storage. */
+/** `scenarioCount`: the number of scenarios the trainee has seen, kept in local storage. */
 export const SCENARIO_COUNT_KEY = 'scenarioCount';
 
 export const getScenarioCount = () =>

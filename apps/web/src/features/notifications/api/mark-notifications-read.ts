@@ -1,6 +1,6 @@
 import type { NotificationList } from '@tradecraft/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../app/api-client';
+import { api } from '../../../lib/api-client';
 import { notificationListQueryKey } from './get-notifications';
 
 export const markNotificationsRead = () => api.post<{ ok: true }>('/api/notifications/read', {});

@@ -3,8 +3,8 @@ import { ActionIcon, Anchor, Button, Divider, Indicator, Popover, ScrollArea, St
 import { IconBell } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths';
-import { useSession } from '../../auth/api/get-session';
+import { paths } from '../../../lib/paths';
+import { useSession } from '../../../lib/session';
 import { useNotifications } from '../api/get-notifications';
 import { readSeenScenarioCount, useScenarioCount, writeSeenScenarioCount } from '../api/get-scenario-count';
 import { useMarkNotificationsRead } from '../api/mark-notifications-read';

@@ -1,6 +1,6 @@
 import type { Profile } from '@tradecraft/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../app/api-client';
+import { api } from '../../../lib/api-client';
 
 export const profileQueryKey = ['profile'] as const;
 

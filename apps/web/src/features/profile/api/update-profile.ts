@@ -1,7 +1,7 @@
 import type { Profile, UpdateProfileInput } from '@tradecraft/shared';
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { api } from '../../../app/api-client';
-import { sessionQueryKey } from '../../auth/api/get-session';
+import { api } from '../../../lib/api-client';
+import { sessionQueryKey } from '../../../lib/session';
 import { profileQueryKey } from './get-profile';
 
 export const updateProfile = (input: UpdateProfileInput) =>

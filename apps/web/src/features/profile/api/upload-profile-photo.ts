@@ -1,6 +1,6 @@
 import type { Profile } from '@tradecraft/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../app/api-client';
+import { api } from '../../../lib/api-client';
 import { applySavedProfile } from './update-profile';
 
 export function uploadProfilePhoto(file: File) {

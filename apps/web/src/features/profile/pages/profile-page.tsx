@@ -26,7 +26,7 @@ import { useUpdateProfile } from '../api/update-profile';
 import { useUploadProfilePhoto } from '../api/upload-profile-photo';
 import { UserAvatar } from '../components/user-avatar';
 
-/** SPEC.md: 'Profile updated successfully!' stays for 3 seconds. */
+/** 'Profile updated successfully!' stays for 3 seconds. */
 const SAVED_MESSAGE_MS = 3000;
 const ACCEPT = 'image/png,image/jpeg,image/webp,image/gif';
 

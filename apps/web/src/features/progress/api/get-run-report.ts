@@ -1,6 +1,6 @@
 import type { RunReport } from '@tradecraft/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../app/api-client';
+import { api } from '../../../lib/api-client';
 import { progressQueryKey } from './get-user-progress';
 
 export const getRunReport = (runId: string) => api.get<RunReport>(`/api/progress/runs/${encodeURIComponent(runId)}/report`);

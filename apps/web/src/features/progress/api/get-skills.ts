@@ -1,6 +1,6 @@
 import type { Skills } from '@tradecraft/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api, withQuery } from '../../../app/api-client';
+import { api, withQuery } from '../../../lib/api-client';
 import { progressQueryKey } from './get-user-progress';
 
 /** Whose skills: the signed-in user's own, one trainee's (admins), or everyone's together (admins). */

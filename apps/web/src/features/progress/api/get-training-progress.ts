@@ -5,7 +5,7 @@ import {
   type TrainingProgressQuery,
 } from '@tradecraft/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api, withQuery } from '../../../app/api-client';
+import { api, withQuery } from '../../../lib/api-client';
 import { progressQueryKey } from './get-user-progress';
 
 export const getTrainingProgress = (query: TrainingProgressQuery) =>

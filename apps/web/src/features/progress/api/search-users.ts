@@ -1,6 +1,6 @@
 import type { UsersPage } from '@tradecraft/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api, withQuery } from '../../../app/api-client';
+import { api, withQuery } from '../../../lib/api-client';
 import { progressQueryKey } from './get-user-progress';
 
 /** Users whose name or email contains the text (Manage Users' list endpoint; admins only). */

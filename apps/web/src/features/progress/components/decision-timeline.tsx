@@ -1,13 +1,14 @@
-import type { ProgressDecision } from '@tradecraft/shared';
+import { STEP_KIND_LABELS, type ProgressDecision } from '@tradecraft/shared';
 import { Badge, Group, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
-import { IconCheck, IconX } from '@tabler/icons-react';
+import { IconHourglass } from '@tabler/icons-react';
+import { decisionCreditText, decisionVerdict, VerdictIcon } from '../../../ui/credit';
 import classes from './progress.module.css';
 
 export function formatAnswerTime(milliseconds: number | null): string {
   return milliseconds === null ? '-' : `${(milliseconds / 1000).toFixed(1)} s`;
 }
 
-/** Each decision of a run in order with its feedback, under the heading 'Decision Timeline'. */
+/** Each decision of a run in order (its kind, answer, credit and feedback), under the heading 'Decision Timeline'. */
 export function DecisionTimeline({ id, timeline, scenarioName }: { id: string; timeline: ProgressDecision[]; scenarioName: string }) {
   const headingId = `${id}-heading`;
   return (
@@ -29,13 +30,17 @@ export function DecisionTimeline({ id, timeline, scenarioName }: { id: string; t
             <Paper component="li" withBorder p="sm" radius="md" key={entry.seq}>
               <Group justify="space-between" wrap="nowrap" align="flex-start" gap="sm">
                 <Group gap="sm" wrap="nowrap" align="flex-start" miw={0}>
-                  <ThemeIcon color={entry.correct ? 'green' : 'red'} variant="light" radius="xl" size="md" aria-hidden>
-                    {entry.correct ? <IconCheck size={16} /> : <IconX size={16} />}
-                  </ThemeIcon>
+                  {entry.reviewStatus === 'pending' ? (
+                    <ThemeIcon color="blue" variant="light" radius="xl" size="md" aria-hidden>
+                      <IconHourglass size={16} />
+                    </ThemeIcon>
+                  ) : (
+                    <VerdictIcon verdict={decisionVerdict(entry)} size="md" />
+                  )}
                   <Stack gap={2} miw={0}>
                     <Group gap={6}>
                       <Text size="xs" c="dimmed" className="tabular-nums">
-                        Decision {entry.seq} · {entry.correct ? 'Correct' : 'Incorrect'}
+                        Decision {entry.seq} · {STEP_KIND_LABELS[entry.kind]} · {decisionCreditText(entry)}
                       </Text>
                       {entry.technique && (
                         <Badge variant="outline" color="gray" size="xs" radius="sm" title={entry.technique.name}>

@@ -1,7 +1,10 @@
 import { runResultColor, type RunResult } from '@tradecraft/shared';
 import { Badge, Text } from '@mantine/core';
 
-/** Result: a green Pass or red Fail badge (the word always written), or '-' when there is no result. */
+/**
+ * Result: a green Pass, a red Fail or a yellow "Awaiting review" badge (the words always written, dark on the
+ * yellow), or '-' when there is no result.
+ */
 export function ResultBadge({ result }: { result: RunResult }) {
   const color = runResultColor(result);
   if (!color) {
@@ -13,7 +16,16 @@ export function ResultBadge({ result }: { result: RunResult }) {
   }
   return (
     // The label never shrinks to an ellipsis in a narrow table column.
-    <Badge color={color} variant="filled" radius="sm" tt="none" fz="sm" styles={{ label: { overflow: 'visible' } }} data-result={result}>
+    <Badge
+      color={color === 'yellow' ? 'yellow.4' : color}
+      c={color === 'yellow' ? 'dark.9' : undefined}
+      variant="filled"
+      radius="sm"
+      tt="none"
+      fz="sm"
+      styles={{ label: { overflow: 'visible' } }}
+      data-result={result}
+    >
       {result}
     </Badge>
   );

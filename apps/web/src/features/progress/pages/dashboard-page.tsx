@@ -26,12 +26,12 @@ import {
 import { IconListDetails, IconPlayerPlay, IconReportAnalytics, IconTargetArrow } from '@tabler/icons-react';
 import { Fragment, useState } from 'react';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths';
-import { scenarioTypeColor } from '../../../app/theme';
-import { useSession } from '../../auth/api/get-session';
+import { paths } from '../../../lib/paths';
+import { scenarioTypeColor } from '../../../ui/theme';
+import { useSession } from '../../../lib/session';
 import { useUserProgress } from '../api/get-user-progress';
 import { DecisionTimeline } from '../components/decision-timeline';
-import { LoadError } from '../components/load-error';
+import { LoadError } from '../../../ui/load-error';
 import classes from '../components/progress.module.css';
 import { ResultBadge } from '../components/result-badge';
 import { SummaryCard } from '../components/summary-card';

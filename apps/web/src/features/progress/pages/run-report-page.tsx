@@ -1,4 +1,12 @@
-import { DIFFICULTY_LABELS, formatDuration, formatScorePercent, type ReportDecision, type RunReport } from '@tradecraft/shared';
+import {
+  formatCredit,  DIFFICULTY_LABELS,
+  formatDuration,
+  formatScorePercent,
+  SKILL_LABELS,
+  STEP_KIND_LABELS,
+  type ReportDecision,
+  type RunReport,
+} from '@tradecraft/shared';
 import { ATTACK_NOTICE } from '@tradecraft/shared/attack';
 import {
   Alert,
@@ -16,14 +24,16 @@ import {
   ThemeIcon,
   Title,
 } from '@mantine/core';
-import { IconArrowLeft, IconCheck, IconInfoCircle, IconPrinter, IconX } from '@tabler/icons-react';
+import { IconArrowLeft, IconHourglass, IconInfoCircle, IconPrinter } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
-import { paths } from '../../../app/paths';
-import { scenarioTypeColor } from '../../../app/theme';
+import { paths } from '../../../lib/paths';
+import { scenarioTypeColor } from '../../../ui/theme';
+import { decisionCreditText, decisionVerdict, VerdictIcon } from '../../../ui/credit';
 import { useRunReport } from '../api/get-run-report';
+import { AnalystSkillsTable } from '../../../ui/analyst-skills-table';
 import { formatAnswerTime } from '../components/decision-timeline';
-import { LoadError } from '../components/load-error';
+import { LoadError } from '../../../ui/load-error';
 import { ResultBadge } from '../components/result-badge';
 import classes from './run-report-page.module.css';
 
@@ -81,7 +91,7 @@ function Header({ report }: { report: RunReport }) {
             <ResultBadge result={run.result} />
           </Fact>
           <Fact label="Score">
-            {run.score} / {run.stepCount || '-'} ({formatScorePercent(run.scorePercent)}
+            {formatCredit(run.score)} / {run.percentBase || '-'} ({formatScorePercent(run.scorePercent)}
             {run.scorePercent === null ? '' : '%'})
           </Fact>
           <Fact label="Status">{run.statusLabel}</Fact>
@@ -92,7 +102,7 @@ function Header({ report }: { report: RunReport }) {
           </Fact>
         </SimpleGrid>
         <Text size="sm" c="dimmed" mt="sm">
-          {run.correctCount} correct and {run.incorrectCount} incorrect {run.correctCount + run.incorrectCount === 1 ? 'answer' : 'answers'}
+          {run.correctCount} with full credit and {run.incorrectCount} with less {run.correctCount + run.incorrectCount === 1 ? 'answer' : 'answers'}
           {run.finishedAt ? `; finished ${dateTime(run.finishedAt)}` : '; not finished'}. Trainee: {trainee.email}.
         </Text>
       </Paper>
@@ -137,31 +147,49 @@ function Sources({ report }: { report: RunReport }) {
   );
 }
 
+// Outline badges: the partly-right yellow is too light for text, so its words take the body colour.
+const VERDICT_BADGE = {
+  right: { color: 'green', label: 'Right', text: undefined },
+  partial: { color: 'yellow.8', label: 'Partly right', text: 'var(--mantine-color-text)' },
+  wrong: { color: 'red', label: 'Wrong', text: undefined },
+} as const;
+
 function DecisionCard({ decision }: { decision: ReportDecision }) {
+  const pending = decision.reviewStatus === 'pending';
+  const verdict = decisionVerdict(decision);
+  const badge = pending ? { color: 'blue.8', label: 'Awaiting review', text: undefined } : VERDICT_BADGE[verdict];
   return (
     <Paper component="li" withBorder radius="md" p="md" className={classes.keepTogether}>
       <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
         <Group gap="sm" align="flex-start" wrap="nowrap" miw={0}>
-          <ThemeIcon color={decision.correct ? 'green' : 'red'} variant="light" radius="xl" aria-hidden>
-            {decision.correct ? <IconCheck size={18} /> : <IconX size={18} />}
-          </ThemeIcon>
+          {pending ? (
+            <ThemeIcon color="blue" variant="light" radius="xl" aria-hidden>
+              <IconHourglass size={18} />
+            </ThemeIcon>
+          ) : (
+            <VerdictIcon verdict={verdict} size="md" />
+          )}
           <div style={{ minWidth: 0 }}>
             <Text size="xs" c="dimmed" className="tabular-nums">
-              Decision {decision.seq}
+              Decision {decision.seq} · {STEP_KIND_LABELS[decision.kind]} · {SKILL_LABELS[decision.skill]}
               {decision.technique ? ` · ${decision.technique.id} ${decision.technique.name}` : ''}
             </Text>
             <Text fw={650}>{decision.stepTitle ?? `Step ${decision.stepId}`}</Text>
           </div>
         </Group>
-        <Badge color={decision.correct ? 'green' : 'red'} variant="outline" radius="sm" className={classes.verdict}>
-          {decision.correct ? 'Correct' : 'Incorrect'}
+        <Badge color={badge.color} c={badge.text} variant="outline" radius="sm" className={classes.verdict}>
+          {badge.label}
         </Badge>
       </Group>
       <dl className={classes.details}>
-        <dt>Option chosen</dt>
+        <dt>Kind</dt>
+        <dd>{STEP_KIND_LABELS[decision.kind]}</dd>
+        <dt>Answer</dt>
         <dd className={classes.preWrap}>{decision.decision}</dd>
-        <dt>Correct answer</dt>
+        <dt>Key</dt>
         <dd className={classes.preWrap}>{decision.correctAnswer ?? 'Unknown (the scenario or this step is no longer available)'}</dd>
+        <dt>Credit</dt>
+        <dd className="tabular-nums">{decisionCreditText(decision)}</dd>
         <dt>Feedback</dt>
         <dd className={classes.preWrap}>{decision.feedback}</dd>
         <dt>Time taken</dt>
@@ -296,6 +324,9 @@ export default function RunReportPage() {
             ))}
           </Stack>
         )}
+      </Section>
+      <Section id="report-skills" title="Analyst skills">
+        <AnalystSkillsTable skills={data.skills} emptyText="No scored step of this run trained an analyst skill." />
       </Section>
       <Section id="report-techniques" title="Techniques met">
         <Techniques report={data} />

@@ -2,14 +2,18 @@ import { hasRole, skillColor, skillComment, skillLevel, SKILL_SCALE_COLORS, type
 import { ATTACK_NOTICE, tactics } from '@tradecraft/shared/attack';
 import { Anchor, Button, Group, Paper, Select, Skeleton, Stack, Switch, Text, ThemeIcon, Title, Tooltip, VisuallyHidden } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconDownload, IconExternalLink, IconTargetArrow } from '@tabler/icons-react';
+import { IconExternalLink, IconTargetArrow } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
-import { Link } from 'react-router';
-import { paths } from '../../../app/paths';
-import { useSession } from '../../auth/api/get-session';
+import { Link, useSearchParams } from 'react-router';
+import { paths } from '../../../lib/paths';
+import { useSession } from '../../../lib/session';
 import { skillsLayerUrl, useSkills, type SkillsScope } from '../api/get-skills';
 import { useUserSearch } from '../api/search-users';
-import { LoadError } from '../components/load-error';
+import { AnalystSkillsTable } from '../../../ui/analyst-skills-table';
+import { DownloadButton } from '../../../ui/download-button';
+import { LoadError } from '../../../ui/load-error';
+import { AnalystSkillsChart } from '../components/analyst-skills';
+import { CalibrationPanel } from '../components/calibration-panel';
 import classes from './skill-map-page.module.css';
 
 const NAVIGATOR_URL = 'https://mitre-attack.github.io/attack-navigator/';
@@ -23,7 +27,7 @@ function scopeFromValue(value: string): SkillsScope {
 }
 
 /** Admins choose whose map: their own, everyone together, or a trainee found by name or email. */
-function ScopePicker({ value, onChange }: { value: string; onChange: (value: string, label: string) => void }) {
+function ScopePicker({ value, currentLabel, onChange }: { value: string; currentLabel: string; onChange: (value: string, label: string) => void }) {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 250);
   const [chosenLabel, setChosenLabel] = useState<Record<string, string>>({});
@@ -37,9 +41,9 @@ function ScopePicker({ value, onChange }: { value: string; onChange: (value: str
       { value: ME, label: 'My own skills' },
       { value: ALL, label: 'Everyone together' },
     ];
-    const current = value !== ME && value !== ALL && !found.some((option) => option.value === value) && chosenLabel[value];
-    return [...fixed, ...(current ? [{ value, label: chosenLabel[value]! }] : []), ...found];
-  }, [users.data, value, chosenLabel]);
+    const current = value !== ME && value !== ALL && !found.some((option) => option.value === value) && (chosenLabel[value] ?? currentLabel);
+    return [...fixed, ...(current ? [{ value, label: current }] : []), ...found];
+  }, [users.data, value, chosenLabel, currentLabel]);
 
   return (
     <Select
@@ -209,20 +213,50 @@ function EmptySkills({ own }: { own: boolean }) {
   );
 }
 
+/** The analyst skills (credit per skill, chart and table) and the calibration panel, above the ATT&CK matrix. */
+function AnalystSkillsSection({ skills, own }: { skills: Skills; own: boolean }) {
+  const practised = skills.analystSkills.some((skill) => skill.attempts > 0);
+  return (
+    <>
+      <Paper withBorder radius="md" p="md" component="section" aria-labelledby="analyst-skills-heading">
+        <Stack gap="sm">
+          <div>
+            <Title order={2} size="h3" id="analyst-skills-heading">
+              Analyst skills
+            </Title>
+            <Text size="sm" c="dimmed">
+              The share of credit earned per skill, over the first answer of every scored step.
+            </Text>
+          </div>
+          {practised && <AnalystSkillsChart skills={skills.analystSkills} />}
+          <AnalystSkillsTable skills={skills.analystSkills} emptyText={own ? 'No scored step answered yet.' : 'No scored step has been answered yet.'} />
+        </Stack>
+      </Paper>
+      <CalibrationPanel calibration={skills.calibration} own={own} />
+    </>
+  );
+}
+
 export default function SkillMapPage() {
   const { user } = useSession();
   const isAdmin = hasRole(user?.role, 'admin');
-  const [scopeValue, setScopeValue] = useState(ME);
+  // Training Progress links here with the trainee in the address (admins only; the server checks the role).
+  const [searchParams] = useSearchParams();
+  const linkedUser = isAdmin ? searchParams.get('userId') : null;
+  const [scopeValue, setScopeValue] = useState(linkedUser ?? ME);
   const [scopeLabel, setScopeLabel] = useState('My own skills');
   const scope = scopeFromValue(scopeValue);
   const skills = useSkills(scope);
+  const scopeUser = skills.data?.scope.user;
+  const shownLabel = scope.kind === 'user' && scopeUser ? `${`${scopeUser.firstName} ${scopeUser.lastName}`.trim()} (${scopeUser.email})` : scopeLabel;
 
   return (
     <Stack gap="lg">
       <div>
         <Title order={1}>ATT&amp;CK Skill Map</Title>
         <Text c="dimmed">
-          Every ATT&amp;CK technique met in training, in its tactic columns, coloured by the share of answers that were right.
+          Your analyst skills and calibration, then every ATT&amp;CK technique met in training, in its tactic columns, coloured by the share of
+          answers that were right.
         </Text>
       </div>
 
@@ -230,6 +264,7 @@ export default function SkillMapPage() {
         {isAdmin ? (
           <ScopePicker
             value={scopeValue}
+            currentLabel={shownLabel}
             onChange={(value, label) => {
               setScopeValue(value);
               setScopeLabel(label);
@@ -239,15 +274,12 @@ export default function SkillMapPage() {
           <span />
         )}
         <Group gap="xs">
-          <Button
-            component="a"
-            href={skillsLayerUrl(scope)}
-            download="tradecraft-attack-layer.json"
-            leftSection={<IconDownload size={16} aria-hidden />}
-            disabled={!skills.data || skills.data.techniques.length === 0}
+          <DownloadButton
+            href={skills.data && skills.data.techniques.length > 0 ? skillsLayerUrl(scope) : null}
+            filename="tradecraft-attack-layer.json"
           >
             Download Navigator layer
-          </Button>
+          </DownloadButton>
           <Button
             component="a"
             href={NAVIGATOR_URL}
@@ -261,6 +293,8 @@ export default function SkillMapPage() {
         </Group>
       </Group>
 
+      {skills.data && <AnalystSkillsSection skills={skills.data} own={scope.kind === 'me'} />}
+
       {skills.isPending ? (
         <Skeleton height={320} radius="md" aria-label="Loading the skill map" />
       ) : skills.isError ? (
@@ -271,7 +305,7 @@ export default function SkillMapPage() {
         <>
           <Group justify="space-between" gap="sm">
             <Text size="sm" className="tabular-nums" role="status">
-              {isAdmin && scope.kind !== 'me' ? `${scopeLabel}: ` : ''}
+              {isAdmin && scope.kind !== 'me' ? `${shownLabel}: ` : ''}
               {skills.data.totals.techniques} {skills.data.totals.techniques === 1 ? 'technique' : 'techniques'} met ·{' '}
               {skillComment(skills.data.totals.correct, skills.data.totals.attempts)}
             </Text>

@@ -1,22 +1,21 @@
 import {
   formatScorePercent,
-  PAGE_SIZE,
   runStatusLabel,
-  type TrainingProgressRow,
-  type TrainingProgressSortColumn,
+  TRAINING_PROGRESS_SORT_COLUMNS,
+  type TrainingProgressItem,
 } from '@tradecraft/shared';
-import { Anchor, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { IconDownload, IconSearch } from '@tabler/icons-react';
-import { createColumnHelper, type SortingState } from '@tanstack/react-table';
-import { useState } from 'react';
+import { Anchor, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconSearch } from '@tabler/icons-react';
+import { createColumnHelper } from '@tanstack/react-table';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { DataTable } from '../../../ui/data-table';
+import { DownloadButton } from '../../../ui/download-button';
+import { useServerTable } from '../../../ui/use-server-table';
 import { TRAINING_PROGRESS_FILENAMES, trainingProgressExportUrl, useTrainingProgress } from '../api/get-training-progress';
 import { ResultBadge } from '../components/result-badge';
 
-const column = createColumnHelper<TrainingProgressRow>();
+const column = createColumnHelper<TrainingProgressItem>();
 
 // Column ids are the server's sort keys: sorting and paging happen in SQL (GET /api/progress/all).
 const columns = [
@@ -53,6 +52,41 @@ const columns = [
     cell: (info) => <time dateTime={info.getValue()}>{new Date(info.getValue()).toLocaleString()}</time>,
   }),
   column.display({
+    id: 'analystSkills',
+    header: 'Analyst skills',
+    size: 220,
+    enableSorting: false,
+    meta: { wrap: true },
+    cell: (info) => {
+      const met = info.row.original.skills.filter((skill) => skill.attempts > 0);
+      return met.length === 0 ? (
+        <Text span c="dimmed" size="sm">
+          -
+        </Text>
+      ) : (
+        <Text size="xs" className="tabular-nums">
+          {met.map((skill) => `${skill.label} ${skill.percent}%`).join(' · ')}
+        </Text>
+      );
+    },
+  }),
+  column.display({
+    id: 'skills',
+    header: 'Skills',
+    size: 90,
+    enableSorting: false,
+    cell: (info) => (
+      <Anchor
+        component={Link}
+        to={`${paths.skills}?userId=${encodeURIComponent(info.row.original.userId)}`}
+        size="sm"
+        aria-label={`Skills and calibration: ${info.row.original.userEmail}`}
+      >
+        Skills
+      </Anchor>
+    ),
+  }),
+  column.display({
     id: 'report',
     header: 'Report',
     size: 90,
@@ -72,19 +106,15 @@ const columns = [
 ];
 
 export default function TrainingProgressPage() {
-  const [search, setSearch] = useState('');
-  const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
-  // Newest first until a column is chosen; a first click sorts ascending, the next descending.
-  const [sorting, setSorting] = useState<SortingState>([{ id: 'started', desc: true }]);
-  const [page, setPage] = useState(1);
-
-  const progress = useTrainingProgress({
-    search: debouncedSearch || undefined,
-    sort: (sorting[0]?.id ?? 'started') as TrainingProgressSortColumn,
-    dir: sorting[0]?.desc ? 'desc' : 'asc',
-    page,
-    pageSize: PAGE_SIZE,
+  const table = useServerTable({
+    filters: { search: '' },
+    textFilters: ['search'],
+    sortColumns: TRAINING_PROGRESS_SORT_COLUMNS,
+    // Newest first until a column is chosen; a first click sorts ascending, the next descending.
+    defaultSort: { id: 'started', desc: true },
   });
+  const debouncedSearch = table.filterQuery.search ?? '';
+  const progress = useTrainingProgress(table.query);
 
   return (
     <Stack gap="lg">
@@ -99,25 +129,20 @@ export default function TrainingProgressPage() {
             label="Search by username"
             placeholder="Email or name"
             leftSection={<IconSearch size={16} aria-hidden />}
-            value={search}
-            onChange={(changed) => {
-              setSearch(changed.currentTarget.value);
-              setPage(1);
-            }}
+            value={table.filters.search}
+            onChange={(changed) => table.setFilter('search', changed.currentTarget.value)}
             w={{ base: '100%', sm: 320 }}
           />
           <Group gap="sm">
             {(['csv', 'xlsx'] as const).map((format) => (
-              <Button
+              <DownloadButton
                 key={format}
-                component="a"
                 href={trainingProgressExportUrl(debouncedSearch, format)}
-                download={TRAINING_PROGRESS_FILENAMES[format]}
+                filename={TRAINING_PROGRESS_FILENAMES[format]}
                 variant="default"
-                leftSection={<IconDownload size={16} aria-hidden />}
               >
                 Export {format.toUpperCase()}
-              </Button>
+              </DownloadButton>
             ))}
           </Group>
         </Group>
@@ -129,12 +154,7 @@ export default function TrainingProgressPage() {
       <DataTable
         label="Training progress"
         columns={columns}
-        data={progress.data?.items}
         getRowId={(row) => row.runId}
-        isLoading={progress.isPending}
-        isFetching={progress.isPlaceholderData}
-        error={progress.error}
-        onRetry={() => void progress.refetch()}
         loadingText="Loading training progress..."
         emptyMessage={
           debouncedSearch
@@ -142,12 +162,7 @@ export default function TrainingProgressPage() {
             : 'No training runs yet. Runs appear here as soon as trainees start a scenario.'
         }
         itemName="runs"
-        sorting={sorting}
-        onSortingChange={(next) => {
-          setSorting(next);
-          setPage(1);
-        }}
-        paging={{ page, total: progress.data?.total ?? 0, onPageChange: setPage }}
+        {...table.tableProps(progress)}
       />
     </Stack>
   );

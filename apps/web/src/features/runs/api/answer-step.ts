@@ -1,6 +1,6 @@
 import type { AnswerInput, AnswerResult } from '@tradecraft/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../app/api-client';
+import { api } from '../../../lib/api-client';
 import { runQueryKey } from './get-run';
 
 export const answerStep = (runId: string, input: AnswerInput) =>

@@ -1,6 +1,6 @@
 import type { RunResponse } from '@tradecraft/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../app/api-client';
+import { api } from '../../../lib/api-client';
 import { runQueryKey } from './get-run';
 
 export const endRun = (runId: string) => api.post<RunResponse>(`/api/runs/${encodeURIComponent(runId)}/end`);

@@ -1,6 +1,6 @@
 import type { RunResponse } from '@tradecraft/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../app/api-client';
+import { api } from '../../../lib/api-client';
 
 /** Every run's query key starts here; the progress lists live under ['progress']. */
 export const runsQueryKey = ['runs'] as const;

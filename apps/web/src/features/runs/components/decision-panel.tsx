@@ -1,18 +1,15 @@
-import { MAX_ANSWER_TIME_MS, type PlayerStep, type RunAnswer } from '@tradecraft/shared';
-import { Alert, Button, Collapse, Group, Kbd, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import {
-  IconAlertCircle,
-  IconArrowRight,
-  IconBulb,
-  IconCircleCheck,
-  IconCircleX,
-  IconCheck,
-  IconRotateClockwise,
-  IconX,
-} from '@tabler/icons-react';
-import { useEffect, useId, useRef, useState } from 'react';
+import { formatCredit, MAX_ANSWER_TIME_MS, STEP_KIND_LABELS, type PlayerStep, type RunAnswer, type StepResult } from '@tradecraft/shared';
+import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconAlertCircle, IconArrowRight, IconCircleCheck, IconCircleHalf2, IconCircleX, IconHourglass, IconRotateClockwise } from '@tabler/icons-react';
+import { useEffect, useRef, useState } from 'react';
 import { useAnswerStep } from '../api/answer-step';
 import { useMoveOn } from '../api/move-on';
+import { useOpenHint } from '../api/open-hint';
+import type { AnswerFields } from './controls/control-props';
+import { isTypingTarget } from './controls/choice-control';
+import { StepControl } from './controls/step-control';
+import { formatShare } from '../../../ui/credit';
+import { HintButton } from './hint-button';
 import classes from './runs.module.css';
 
 interface DecisionPanelProps {
@@ -21,29 +18,42 @@ interface DecisionPanelProps {
   answer: RunAnswer | null;
 }
 
-/** Keys typed into a field or a dialog are not player shortcuts. */
-function isTypingTarget(target: EventTarget | null): boolean {
-  return target instanceof Element && target.closest('input, textarea, select, [contenteditable="true"], [role="dialog"]') !== null;
+const awaitingReview = (result: StepResult) => result.kind === 'write' && result.review?.status === 'pending';
+
+function feedbackLook(result: StepResult) {
+  if (awaitingReview(result)) return { color: 'blue', icon: <IconHourglass /> };
+  if (result.verdict === 'right') return { color: 'green', icon: <IconCircleCheck /> };
+  if (result.verdict === 'partial') return { color: 'yellow', icon: <IconCircleHalf2 /> };
+  return { color: 'red', icon: <IconCircleX /> };
+}
+
+/** The credit line under the headline: what this submission earned, and why it is less than it might be. */
+export function creditText(result: StepResult, hintCost: number): string {
+  if (!result.scored) return 'This step is not scored.';
+  if (!result.firstSubmission) return 'Only the first answer on a visit earns credit: this one earns nothing.';
+  const parts = [`Credit earned: ${formatCredit(result.credit)} of 1`];
+  if (result.hintCharged) parts.push(`after the hint's ${formatShare(hintCost)} charge (${formatCredit(result.rawCredit)} before it)`);
+  if (awaitingReview(result)) return `Awaiting review. ${parts.join(', ')} so far, from the automatic checks; an instructor grades the rest.`;
+  return `${parts.join(', ')}.`;
 }
 
 /**
- * The options, the hint and, once answered, the server's feedback and the way on. Keyboard: 1-6 choose an
- * option while the step is unanswered; Enter moves on after an answer.
+ * The step's control, the hint and, once answered, the server's feedback and the way on. Keyboard: a choice
+ * step takes 1-8; Enter moves on after an answer.
  */
 export function DecisionPanel({ runId, step, answer }: DecisionPanelProps) {
   const [shownAt] = useState(() => performance.now());
-  const [showHint, setShowHint] = useState(false);
-  const hintId = useId();
   const feedbackRef = useRef<HTMLDivElement>(null);
   const answerStep = useAnswerStep(runId);
   const moveOn = useMoveOn(runId);
+  const openHint = useOpenHint(runId);
   const busy = answerStep.isPending || moveOn.isPending;
   const answered = answer !== null;
 
-  const choose = (optionIndex: number) => {
+  const submit = (fields: AnswerFields) => {
     if (busy || answered) return;
     const timeMs = Math.min(MAX_ANSWER_TIME_MS, Math.max(0, Math.round(performance.now() - shownAt)));
-    answerStep.mutate({ stepId: step.id, optionIndex, timeMs });
+    answerStep.mutate({ ...fields, kind: step.kind, stepId: step.id, timeMs });
   };
   const goOn = () => {
     if (busy || !answered) return;
@@ -56,124 +66,52 @@ export function DecisionPanel({ runId, step, answer }: DecisionPanelProps) {
     if (justAnswered) feedbackRef.current?.focus();
   }, [justAnswered]);
 
-  // The shortcuts read the latest state through a ref, so the listener is added once.
-  const keys = useRef({ choose, goOn, answered, optionCount: step.options.length });
+  // Enter moves on; the listener reads the latest state through a ref, so it is added once.
+  const keys = useRef({ goOn, answered });
   useEffect(() => {
-    keys.current = { choose, goOn, answered, optionCount: step.options.length };
+    keys.current = { goOn, answered };
   });
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.defaultPrevented || event.repeat || event.altKey || event.ctrlKey || event.metaKey) return;
-      if (isTypingTarget(event.target)) return;
-      const current = keys.current;
-      if (!current.answered && /^[1-6]$/.test(event.key)) {
-        const index = Number(event.key) - 1;
-        if (index < current.optionCount) {
-          event.preventDefault();
-          current.choose(index);
-        }
-      } else if (current.answered && event.key === 'Enter') {
-        // A focused button or link already acts on Enter by itself.
-        if (event.target instanceof Element && event.target.closest('button, a')) return;
-        event.preventDefault();
-        current.goOn();
-      }
+      if (!keys.current.answered || event.key !== 'Enter' || isTypingTarget(event.target)) return;
+      // A focused button or link already acts on Enter by itself.
+      if (event.target instanceof Element && event.target.closest('button, a')) return;
+      event.preventDefault();
+      keys.current.goOn();
     };
     window.addEventListener('keydown', onKeyDown);
     return () => window.removeEventListener('keydown', onKeyDown);
   }, []);
 
-  const error = answerStep.error ?? moveOn.error;
-  const headline = answer?.feedback.split('\n')[0];
-  const explanation = answer?.feedback.split('\n').slice(1).join('\n');
+  const error = answerStep.error ?? moveOn.error ?? openHint.error;
+  const result = answer?.result ?? null;
+  const look = result ? feedbackLook(result) : null;
+  const question = (
+    <>
+      <StepControl step={step} result={result} busy={busy} onSubmit={submit} />
+      <HintButton hint={step.hintState} answered={answered} busy={openHint.isPending} onOpen={() => openHint.mutate(step.id)} />
+    </>
+  );
 
   return (
     <Paper withBorder radius="md" p="md">
       <Stack gap="md">
-        <Title order={2} size="h4">
-          Your decision
-        </Title>
+        <Group gap="xs" justify="space-between">
+          <Title order={2} size="h4">
+            Your decision
+          </Title>
+          <Badge variant="light" color="gray">
+            {STEP_KIND_LABELS[step.kind]}
+            {step.scored ? '' : ' · not scored'}
+          </Badge>
+        </Group>
 
-        {!answered ? (
-          <Stack gap="xs" role="group" aria-label="Options">
-            {step.options.map((option, index) => (
-              <Button
-                key={index}
-                variant="default"
-                size="md"
-                fullWidth
-                classNames={{ root: classes.option, inner: classes.optionInner, label: classes.optionLabel }}
-                leftSection={<Kbd aria-hidden>{index + 1}</Kbd>}
-                disabled={busy}
-                onClick={() => choose(index)}
-              >
-                {option.text}
-              </Button>
-            ))}
-            <Text size="xs" c="dimmed" visibleFrom="sm">
-              Press 1 to {step.options.length} to choose an option.
-            </Text>
-          </Stack>
-        ) : (
-          <Stack component="ol" gap="xs" className={classes.plainList} aria-label="Options">
-            {step.options.map((option, index) => {
-              const state = index === answer.correctOptionIndex ? 'correct' : index === answer.optionIndex ? 'wrong' : 'other';
-              const chosen = index === answer.optionIndex;
-              return (
-                <li key={index} className={classes.lockedOption} data-state={state}>
-                  <Group gap="sm" wrap="nowrap" align="flex-start">
-                    <ThemeIcon
-                      variant={state === 'other' ? 'default' : 'filled'}
-                      color={state === 'correct' ? 'green.8' : state === 'wrong' ? 'red.8' : 'gray'}
-                      radius="xl"
-                      size="sm"
-                      mt={2}
-                      aria-hidden
-                    >
-                      {state === 'wrong' ? <IconX size={14} /> : state === 'correct' ? <IconCheck size={14} /> : null}
-                    </ThemeIcon>
-                    <Stack gap={0} miw={0}>
-                      <Text size="sm" className={classes.preWrap}>
-                        {option.text}
-                      </Text>
-                      {(chosen || state === 'correct') && (
-                        <Text size="xs" fw={600}>
-                          {[chosen ? 'Your answer' : null, state === 'correct' ? 'Correct answer' : null].filter(Boolean).join(' · ')}
-                        </Text>
-                      )}
-                    </Stack>
-                  </Group>
-                </li>
-              );
-            })}
-          </Stack>
-        )}
-
-        {!answered && step.hint && (
-          <Stack gap="xs">
-            <Button
-              variant="subtle"
-              size="compact-md"
-              leftSection={<IconBulb size={18} aria-hidden />}
-              aria-expanded={showHint}
-              aria-controls={hintId}
-              onClick={() => setShowHint((shown) => !shown)}
-              style={{ alignSelf: 'flex-start' }}
-            >
-              {showHint ? 'Hide Hint' : 'Show Hint'}
-            </Button>
-            <Collapse expanded={showHint} id={hintId}>
-              <Alert variant="light" color="yellow" icon={<IconBulb />} role="note" aria-label="Hint">
-                <Text size="sm" className={classes.preWrap}>
-                  {step.hint}
-                </Text>
-              </Alert>
-            </Collapse>
-          </Stack>
-        )}
+        {/* Once answered, the verdict and the way on come first and the key, element by element, follows. */}
+        {!answered && question}
 
         <div aria-live="polite">
-          {answer && (
+          {answer && result && look && (
             <Alert
               ref={feedbackRef}
               tabIndex={-1}
@@ -181,15 +119,18 @@ export function DecisionPanel({ runId, step, answer }: DecisionPanelProps) {
               aria-label="Feedback"
               className={classes.feedback}
               variant="light"
-              color={answer.correct ? 'green' : 'red'}
-              icon={answer.correct ? <IconCircleCheck /> : <IconCircleX />}
+              color={look.color}
+              icon={look.icon}
             >
               <Text fw={600} className={classes.preWrap}>
-                {headline}
+                {answer.feedback}
               </Text>
-              {explanation && (
+              <Text size="sm" mt={4} className="tabular-nums">
+                {creditText(result, step.hintState.cost)}
+              </Text>
+              {result.explanation && (
                 <Text size="sm" mt={4} className={classes.preWrap}>
-                  {explanation}
+                  {result.explanation}
                 </Text>
               )}
             </Alert>
@@ -215,13 +156,15 @@ export function DecisionPanel({ runId, step, answer }: DecisionPanelProps) {
             </Button>
             <Text size="xs" c="dimmed">
               {answer.nextAction === 'retry'
-                ? 'Retry stays on this step so you can answer it again. Press Enter to continue.'
+                ? 'Retry stays on this step so you can answer it again (a second answer earns no credit). Press Enter to continue.'
                 : answer.nextAction === 'finish'
                   ? 'That was the last step: Next shows your results. Press Enter to continue.'
                   : 'Press Enter to continue.'}
             </Text>
           </Stack>
         )}
+
+        {answered && question}
       </Stack>
     </Paper>
   );

@@ -1,13 +1,15 @@
-import type { RunDecision } from '@tradecraft/shared';
-import { Group, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
-import { IconCheck, IconX } from '@tabler/icons-react';
+import { STEP_KIND_LABELS, type RunDecision } from '@tradecraft/shared';
+import { Badge, Group, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
+import { IconHourglass } from '@tabler/icons-react';
+import { keyInWords } from './answer-words';
+import { decisionCreditText, decisionVerdict, VerdictIcon } from '../../../ui/credit';
 import classes from './runs.module.css';
 
 export function formatSeconds(milliseconds: number): string {
   return `${(milliseconds / 1000).toFixed(1)} s`;
 }
 
-/** Every decision of the run in order, with its feedback (the feedback text says right or wrong). */
+/** Every decision of the run in order: the step's kind, the answer, the key, the credit and the feedback. */
 export function DecisionTimeline({ timeline }: { timeline: RunDecision[] }) {
   if (timeline.length === 0) {
     return (
@@ -22,16 +24,33 @@ export function DecisionTimeline({ timeline }: { timeline: RunDecision[] }) {
         <Paper component="li" withBorder p="sm" radius="md" key={entry.seq}>
           <Group justify="space-between" wrap="nowrap" align="flex-start" gap="sm">
             <Group gap="sm" wrap="nowrap" align="flex-start" miw={0}>
-              <ThemeIcon color={entry.correct ? 'green' : 'red'} variant="light" radius="xl" size="md" aria-hidden>
-                {entry.correct ? <IconCheck size={16} /> : <IconX size={16} />}
-              </ThemeIcon>
+              {entry.reviewStatus === 'pending' ? (
+                <ThemeIcon color="blue" variant="light" radius="xl" size="md" aria-hidden>
+                  <IconHourglass size={16} />
+                </ThemeIcon>
+              ) : (
+                <VerdictIcon verdict={decisionVerdict(entry)} size="md" />
+              )}
               <Stack gap={2} miw={0}>
-                <Text size="xs" c="dimmed">
-                  {entry.seq}. {entry.stepTitle ?? entry.stepId}
-                  {entry.technique ? ` · ${entry.technique.id}` : ''}
-                </Text>
+                <Group gap={6}>
+                  <Text size="xs" c="dimmed">
+                    {entry.seq}. {entry.stepTitle ?? entry.stepId}
+                    {entry.technique ? ` · ${entry.technique.id}` : ''}
+                  </Text>
+                  <Badge size="xs" variant="light" color="gray">
+                    {STEP_KIND_LABELS[entry.kind]}
+                  </Badge>
+                </Group>
                 <Text size="sm" fw={600} className={classes.preWrap}>
                   {entry.decision}
+                </Text>
+                {entry.result && (
+                  <Text size="sm" className={classes.preWrap}>
+                    Key: {keyInWords(entry.result)}
+                  </Text>
+                )}
+                <Text size="sm" fw={600} className="tabular-nums">
+                  {decisionCreditText(entry)}
                 </Text>
                 <Text size="sm" mt={4} className={classes.preWrap}>
                   {entry.feedback}

@@ -1,10 +1,11 @@
-import { RUN_MESSAGES, type RunState } from '@tradecraft/shared';
+import { formatCredit, RUN_MESSAGES, type RunState } from '@tradecraft/shared';
 import { ATTACK_NOTICE } from '@tradecraft/shared/attack';
-import { Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { IconArrowLeft, IconPlayerPlay, IconReportAnalytics } from '@tabler/icons-react';
+import { Alert, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { IconArrowLeft, IconHourglass, IconPlayerPlay, IconReportAnalytics } from '@tabler/icons-react';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
+import { AnalystSkillsTable } from '../../../ui/analyst-skills-table';
 import { DecisionTimeline } from './decision-timeline';
 import classes from './runs.module.css';
 
@@ -42,12 +43,32 @@ export function EndScreen({ run }: { run: RunState }) {
         </Text>
       </Stack>
 
-      <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm">
-        <Stat label="Score" value={`${run.score} / ${run.stepCount}`} note={`${run.scorePercent}%`} />
+      <SimpleGrid cols={{ base: 2, sm: 3, md: 5 }} spacing="sm">
+        <Stat label="Score" value={`${formatCredit(run.score)} / ${run.percentBase}`} note={`${run.scorePercent}%`} />
+        <Stat label="Result" value={run.result} note={run.awaitingReview ? `${run.pendingReviews} written ${run.pendingReviews === 1 ? 'answer' : 'answers'} to grade` : undefined} />
         <Stat label="Duration" value={`${run.durationSeconds} ${run.durationSeconds === 1 ? 'second' : 'seconds'}`} />
-        <Stat label="Correct" value={String(run.correctCount)} />
-        <Stat label="Incorrect" value={String(run.incorrectCount)} />
+        <Stat label="Right answers" value={String(run.correctCount)} />
+        <Stat label="Other answers" value={String(run.incorrectCount)} note="wrong or partly right" />
       </SimpleGrid>
+
+      {run.awaitingReview && (
+        <Alert variant="light" color="blue" icon={<IconHourglass />} title="Awaiting review">
+          An instructor grades your written {run.pendingReviews === 1 ? 'answer' : 'answers'} by the rubric; the score and the result update
+          then, and the bell tells you.
+        </Alert>
+      )}
+
+      {run.skillScores.some((skill) => skill.attempts > 0) && (
+        <Stack gap="xs" component="section" aria-labelledby="analyst-skills-heading">
+          <Title order={2} size="h3" id="analyst-skills-heading">
+            Analyst skills
+          </Title>
+          <Text size="sm" c="dimmed">
+            Credit earned per skill on the first answer of each scored step.
+          </Text>
+          <AnalystSkillsTable skills={run.skillScores} emptyText="No scored step trained an analyst skill." />
+        </Stack>
+      )}
 
       <Group gap="sm">
         <Button component={Link} to={paths.runReport(run.id)} leftSection={<IconReportAnalytics size={18} aria-hidden />}>
@@ -69,7 +90,7 @@ export function EndScreen({ run }: { run: RunState }) {
             MITRE ATT&CK Score
           </Title>
           <Text size="sm" c="dimmed">
-            Correct answers per technique practised in this run.
+            Credit per technique practised in this run.
           </Text>
           <Table.ScrollContainer minWidth={320}>
             <Table>
@@ -78,7 +99,7 @@ export function EndScreen({ run }: { run: RunState }) {
                   <Table.Th scope="col">Technique</Table.Th>
                   <Table.Th scope="col">Name</Table.Th>
                   <Table.Th scope="col" ta="right">
-                    Correct answers
+                    Credit
                   </Table.Th>
                 </Table.Tr>
               </Table.Thead>
@@ -90,7 +111,7 @@ export function EndScreen({ run }: { run: RunState }) {
                     </Table.Td>
                     <Table.Td>{technique.name}</Table.Td>
                     <Table.Td ta="right" className="tabular-nums">
-                      {technique.count}
+                      {formatCredit(technique.credit)} / {technique.attempts}
                     </Table.Td>
                   </Table.Tr>
                 ))}

@@ -1,7 +1,11 @@
+import { formatCredit, type RunState } from '@tradecraft/shared';
 import { Group, Progress, Stack, Text } from '@mantine/core';
 
-/** The progress bar of score percent (score over the scenario's step count). */
-export function ScoreBar({ score, stepCount, percent }: { score: number; stepCount: number; percent: number }) {
+/**
+ * The score so far: the credits earned over what the percent divides by (the steps played, or the best path's
+ * length while that is longer), so a perfect run reads 100 %.
+ */
+export function ScoreBar({ run }: { run: Pick<RunState, 'score' | 'percentBase' | 'scorePercent'> }) {
   return (
     <Stack gap={4}>
       <Group justify="space-between" gap="xs">
@@ -9,10 +13,10 @@ export function ScoreBar({ score, stepCount, percent }: { score: number; stepCou
           Score
         </Text>
         <Text size="sm" className="tabular-nums">
-          {score} / {stepCount} ({percent}%)
+          {formatCredit(run.score)} / {run.percentBase} ({run.scorePercent}%)
         </Text>
       </Group>
-      <Progress value={percent} size="md" radius="xl" aria-label={`Score ${percent}%`} />
+      <Progress value={run.scorePercent} size="md" radius="xl" aria-label={`Score ${run.scorePercent}%`} />
     </Stack>
   );
 }

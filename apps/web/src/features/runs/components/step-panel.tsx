@@ -32,7 +32,7 @@ export function StepPanel({ step, stepCount, headingRef }: { step: PlayerStep; s
       {step.artifacts.length > 0 && (
         <Stack gap="md" component="section" aria-label="Intel">
           {step.artifacts.map((artifact, index) => (
-            <ArtifactCard key={index} artifact={artifact} />
+            <ArtifactCard key={index} artifact={artifact} toGrade={step.kind === 'grade-source' && index === step.artifact} />
           ))}
         </Stack>
       )}

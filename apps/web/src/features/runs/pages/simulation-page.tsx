@@ -1,13 +1,14 @@
-import { RUN_MESSAGES, type PlayerStep, type RunState } from '@tradecraft/shared';
+import { formatCredit, RUN_MESSAGES, STEP_KIND_LABELS, type PlayerStep, type RunState } from '@tradecraft/shared';
 import { Alert, Button, Center, Grid, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconAlertCircle, IconAlertTriangle, IconArrowLeft, IconEye, IconRefresh } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
-import { ApiError } from '../../../app/api-client';
-import { paths } from '../../../app/paths';
+import { ApiError } from '../../../lib/api-client';
+import { paths } from '../../../lib/paths';
 import { runQueryKey, useRun } from '../api/get-run';
 import { startRun } from '../api/start-run';
+import { createStartOnce } from '../api/start-run-once';
 import { DecisionPanel } from '../components/decision-panel';
 import { DecisionTimeline } from '../components/decision-timeline';
 import { EndRunButton } from '../components/end-run-button';
@@ -15,12 +16,13 @@ import { EndScreen } from '../components/end-screen';
 import classes from '../components/runs.module.css';
 import { ScoreBar } from '../components/score-bar';
 import { StepPanel } from '../components/step-panel';
+
 import { rememberStartedRun } from '../started-runs';
 
 /**
  * /simulation/:scenarioId — without `simId` a new run starts and the address becomes `?simId=<run>`, so a
  * reload resumes instead of starting again. With `simId` the run resumes exactly where the server has it.
- * SPEC.md's `step` parameter is accepted and ignored: the server's state of the run wins.
+ * The old `step` parameter is accepted and ignored: the server's state of the run wins.
  */
 export default function SimulationPage() {
   const { scenarioId = '' } = useParams();
@@ -66,9 +68,8 @@ function LoadError({ error, onRetry }: { error: Error; onRetry: () => void }) {
   );
 }
 
-// One start request per visit: keyed by the navigation entry, so React's StrictMode double effect and
-// re-renders reuse the first request instead of creating a second run.
-const startRequests = new Map<string, Promise<RunState>>();
+// One start request per visit, keyed by the navigation entry; forgotten once it settles.
+const startRequests = createStartOnce<RunState>();
 
 function StartRunView({ scenarioId }: { scenarioId: string }) {
   const location = useLocation();
@@ -79,14 +80,12 @@ function StartRunView({ scenarioId }: { scenarioId: string }) {
 
   useEffect(() => {
     const key = `${location.key}|${scenarioId}|${attempt}`;
-    let request = startRequests.get(key);
-    if (!request) {
-      request = startRun(scenarioId).then(({ run }) => {
+    const request = startRequests.start(key, () =>
+      startRun(scenarioId).then(({ run }) => {
         rememberStartedRun(run.id);
         return run;
-      });
-      startRequests.set(key, request);
-    }
+      }),
+    );
     let current = true;
     request.then(
       (run) => {
@@ -157,7 +156,7 @@ function Player({ run, step }: { run: RunState; step: PlayerStep }) {
         </Stack>
         {!run.readOnly && <EndRunButton runId={run.id} />}
       </Group>
-      <ScoreBar score={run.score} stepCount={run.stepCount} percent={run.scorePercent} />
+      <ScoreBar run={run} />
       <Grid gap="xl">
         <Grid.Col span={{ base: 12, md: 7 }}>
           <StepPanel step={step} stepCount={run.stepCount} headingRef={headingRef} />
@@ -176,7 +175,7 @@ function Player({ run, step }: { run: RunState; step: PlayerStep }) {
   );
 }
 
-/** An admin reading someone else's run sees the step, not the controls. */
+/** An admin reading someone else's run sees the step and its kind, not the controls. */
 function ReadOnlyOptions({ step }: { step: PlayerStep }) {
   return (
     <Paper withBorder radius="md" p="md">
@@ -184,15 +183,20 @@ function ReadOnlyOptions({ step }: { step: PlayerStep }) {
         <Alert variant="light" color="gray" icon={<IconEye />}>
           You are viewing another trainee's run. Only they can answer.
         </Alert>
-        <Stack component="ol" gap="xs" className={classes.plainList} aria-label="Options">
-          {step.options.map((option, index) => (
-            <li key={index} className={classes.lockedOption}>
-              <Text size="sm" className={classes.preWrap}>
-                {index + 1}. {option.text}
-              </Text>
-            </li>
-          ))}
-        </Stack>
+        <Text size="sm" fw={600}>
+          {STEP_KIND_LABELS[step.kind]}
+        </Text>
+        {step.options.length > 0 && (
+          <Stack component="ol" gap="xs" className={classes.plainList} aria-label="Options">
+            {step.options.map((option, index) => (
+              <li key={index} className={classes.lockedOption}>
+                <Text size="sm" className={classes.preWrap}>
+                  {index + 1}. {option.text}
+                </Text>
+              </li>
+            ))}
+          </Stack>
+        )}
       </Stack>
     </Paper>
   );
@@ -209,7 +213,7 @@ function StoppedRun({ run }: { run: RunState }) {
       <Alert color="orange" variant="light" icon={<IconAlertTriangle />} role="alert">
         <Text fw={700}>{run.scenarioDeleted ? RUN_MESSAGES.scenarioDeleted : RUN_MESSAGES.scenarioChanged}</Text>
         <Text size="sm">
-          Score so far: {run.score} / {run.stepCount}. End the run to close it, or go back to the scenarios.
+          Score so far: {formatCredit(run.score)} ({run.scorePercent}%). End the run to close it, or go back to the scenarios.
         </Text>
       </Alert>
       <Group gap="sm">

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../app/api-client';
+import { api } from '../../../lib/api-client';
 import { scenariosQueryKey } from './get-scenarios';
 
 export const deleteScenario = (id: string) => api.delete<{ ok: true }>(`/api/sim/delete-scenario/${encodeURIComponent(id)}`);

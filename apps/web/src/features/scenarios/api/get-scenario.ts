@@ -1,9 +1,9 @@
 import type { ScenarioDetail } from '@tradecraft/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../app/api-client';
+import { api } from '../../../lib/api-client';
 import { scenariosQueryKey } from './get-scenarios';
 
-/** One scenario: admins get the whole definition (view 'admin'), trainees a view without the answers. */
+/** One scenario: admins get the whole definition (view 'admin'), trainees its card only (view 'trainee'). */
 export const getScenario = (id: string) => api.get<ScenarioDetail>(`/api/sim/${encodeURIComponent(id)}`);
 
 export const scenarioQueryOptions = (id: string) =>

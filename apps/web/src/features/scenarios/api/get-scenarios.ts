@@ -1,6 +1,6 @@
 import type { ScenarioList, ScenarioListItem } from '@tradecraft/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../app/api-client';
+import { api } from '../../../lib/api-client';
 
 /** Every query of this feature starts with this key, so one invalidation refreshes the picker and the configurator. */
 export const scenariosQueryKey = ['scenarios'] as const;

@@ -1,6 +1,6 @@
 import type { DifficultySetting } from '@tradecraft/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../app/api-client';
+import { api } from '../../../lib/api-client';
 import { difficultyQueryKey } from './get-difficulty';
 import { scenariosQueryKey } from './get-scenarios';
 

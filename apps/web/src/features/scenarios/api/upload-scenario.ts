@@ -1,6 +1,6 @@
 import type { UploadScenarioResponse } from '@tradecraft/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../app/api-client';
+import { api } from '../../../lib/api-client';
 import { scenariosQueryKey } from './get-scenarios';
 
 /** Sends the file in the multipart field `file`; a refusal's problems arrive as the ApiError's issues. */

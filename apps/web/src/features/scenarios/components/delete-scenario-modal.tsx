@@ -4,7 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useDeleteScenario } from '../api/delete-scenario';
 
-/** Delete asks first (a deliberate departure from SPEC.md's unconfirmed delete); the server audits it. */
+/** Delete asks first (earlier versions deleted at once); the server audits it. */
 export function DeleteScenarioModal({ scenario, onClose }: { scenario: ScenarioListItem | null; onClose: () => void }) {
   const remove = useDeleteScenario();
 

@@ -2,7 +2,7 @@ import type { ScenarioListItem } from '@tradecraft/shared';
 import { Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { IconListNumbers, IconPlayerPlay, IconStarFilled } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { difficultyName, difficultyText } from '../lib/difficulty';
 import { ScenarioTypeBadge, typeCardClass, typeColorVars } from './scenario-type';
 

@@ -4,7 +4,7 @@ import { IconBinaryTree, IconListDetails } from '@tabler/icons-react';
 import { useScenario } from '../api/get-scenario';
 import { difficultyName, difficultyText } from '../lib/difficulty';
 import { BranchDiagram } from './branch-diagram';
-import { LoadError } from './load-error';
+import { LoadError } from '../../../ui/load-error';
 import { ScenarioSteps } from './scenario-steps';
 import { ScenarioTypeBadge } from './scenario-type';
 

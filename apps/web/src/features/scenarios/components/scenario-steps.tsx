@@ -2,7 +2,7 @@ import type { AdminScenario, ScenarioArtifact } from '@tradecraft/shared';
 import { techniqueLabel } from '@tradecraft/shared/attack';
 import { Badge, Box, Code, Group, Paper, Stack, Table, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconArrowBackUp, IconArrowRight, IconBulb, IconCheck, IconFlag } from '@tabler/icons-react';
-import { focusableScroll } from '../lib/focusable-scroll';
+import { focusableScroll } from '../../../ui/focusable-scroll';
 import { describeDestination, optionDestination } from '../lib/scenario-flow';
 
 const OPTION_LETTERS = 'ABCDEF';

@@ -1,6 +1,6 @@
 import { Badge } from '@mantine/core';
 import type { CSSProperties } from 'react';
-import { scenarioTypeColor } from '../../../app/theme';
+import { scenarioTypeColor } from '../../../ui/theme';
 import classes from './scenario-type.module.css';
 
 /** CSS variables naming the type's colour shades, for the badge and the card accent. */
@@ -15,7 +15,7 @@ export function typeColorVars(type: string): CSSProperties {
 
 export const typeCardClass = classes.card;
 
-/** The scenario type in its SPEC.md colour; the colour is never the only signal, the type is always written. */
+/** The scenario type in its colour; the colour is never the only signal, the type is always written. */
 export function ScenarioTypeBadge({ type }: { type: string }) {
   return (
     <Badge className={classes.badge} style={typeColorVars(type)} radius="sm" size="md">

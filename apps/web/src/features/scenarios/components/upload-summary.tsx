@@ -2,12 +2,12 @@ import type { UploadScenarioResponse } from '@tradecraft/shared';
 import { Anchor, Button, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { IconCircleCheck, IconPlayerPlay } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { ScenarioTypeBadge } from './scenario-type';
 
 const ROW_HEADER_WIDTH = 130;
 
-/** SPEC.md's Upload Summary (filename, size in bytes, upload_time), and the scenario it published. */
+/** The Upload Summary (filename, size in bytes, upload_time), and the scenario it published. */
 export function UploadSummary({ upload }: { upload: UploadScenarioResponse }) {
   const { scenario } = upload;
   return (

@@ -11,7 +11,7 @@ export interface PickerFilters {
 
 export const NO_FILTERS: PickerFilters = { difficulty: ALL, type: ALL };
 
-/** The filter options: only values some scenario has (SPEC.md), difficulties ascending, types by name. */
+/** The filter options: only values some scenario has, difficulties ascending, types by name. */
 export function filterOptions(scenarios: readonly ScenarioListItem[]) {
   const difficulties = [...new Set(scenarios.map((scenario) => scenario.difficulty))].sort((a, b) => a - b);
   const types = [...new Set(scenarios.map((scenario) => scenario.type))].sort((a, b) => a.localeCompare(b));

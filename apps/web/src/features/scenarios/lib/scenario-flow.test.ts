@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { correctPath, describeDestination, flowEdges, optionDestination } from './scenario-flow';
 
 const step = (id: string, options: AdminScenarioStep['options'], correct = 0): AdminScenarioStep => ({
+  kind: 'choice',
   id,
   title: id.toUpperCase(),
   description: id,

@@ -7,7 +7,7 @@ export interface SortState {
   direction: SortDirection;
 }
 
-/** SPEC.md: the first click on a column sorts ascending, the next click on the same column descending. */
+/** The first click on a column sorts ascending, the next click on the same column descending. */
 export function nextSort(current: SortState | null, column: SortColumn): SortState {
   if (current?.column === column) return { column, direction: current.direction === 'asc' ? 'desc' : 'asc' };
   return { column, direction: 'asc' };

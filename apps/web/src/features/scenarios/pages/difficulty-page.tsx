@@ -6,7 +6,7 @@ import { useId, useState } from 'react';
 import { useDifficulty } from '../api/get-difficulty';
 import { useScenarios } from '../api/get-scenarios';
 import { useUpdateDifficulty } from '../api/update-difficulty';
-import { LoadError } from '../components/load-error';
+import { LoadError } from '../../../ui/load-error';
 import { difficultyName } from '../lib/difficulty';
 
 const MARKS = Array.from({ length: MAX_DIFFICULTY - MIN_DIFFICULTY + 1 }, (_, index) => {

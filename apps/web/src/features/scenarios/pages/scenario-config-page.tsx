@@ -3,14 +3,14 @@ import { Button, Card, Group, Skeleton, Stack, Table, Text, Title, UnstyledButto
 import { IconChevronDown, IconChevronUp, IconEye, IconSelector, IconTrash } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { useScenarios } from '../api/get-scenarios';
 import { DeleteScenarioModal } from '../components/delete-scenario-modal';
-import { LoadError } from '../components/load-error';
+import { LoadError } from '../../../ui/load-error';
 import { ScenarioPreviewModal } from '../components/scenario-preview-modal';
 import { ScenarioTypeBadge } from '../components/scenario-type';
 import { difficultyName } from '../lib/difficulty';
-import { focusableScroll } from '../lib/focusable-scroll';
+import { focusableScroll } from '../../../ui/focusable-scroll';
 import { nextSort, sortScenarios, type SortColumn, type SortState } from '../lib/sort-scenarios';
 
 function SortHeader({

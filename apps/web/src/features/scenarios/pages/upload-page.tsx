@@ -2,7 +2,7 @@ import { MAX_SCENARIO_FILE_BYTES, SCENARIO_FILE_ACCEPT, UPLOAD_MESSAGES } from '
 import { Alert, Anchor, Button, Card, Code, FileInput, Grid, List, Stack, Text, Title } from '@mantine/core';
 import { IconAlertCircle, IconDownload, IconFileUpload, IconUpload } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
-import { ApiError } from '../../../app/api-client';
+import { ApiError } from '../../../lib/api-client';
 import { useUploadScenario } from '../api/upload-scenario';
 import { UploadSummary } from '../components/upload-summary';
 

@@ -3,10 +3,10 @@ import { Alert, Button, Group, Modal, PasswordInput, Stack, Text } from '@mantin
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
 import { useEffect, type FormEvent } from 'react';
 import { useFormFields } from '../../../ui/use-form-fields';
-import { PasswordStrengthBar } from '../../auth/components/password-strength-bar';
+import { PasswordStrengthBar } from '../../../ui/password-strength-bar';
 import { useChangePassword } from '../api/change-password';
 
-/** SPEC.md: the dialog closes 1.5 seconds after a successful change. */
+/** The dialog closes 1.5 seconds after a successful change. */
 export const CLOSE_AFTER_SUCCESS_MS = 1500;
 export const PASSWORD_UPDATED_MESSAGE = 'Password updated successfully.';
 

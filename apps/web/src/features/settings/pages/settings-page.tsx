@@ -13,8 +13,8 @@ import {
 import { useDisclosure } from '@mantine/hooks';
 import { IconKey, IconMoon, IconPalette } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
-import { usePreferences } from '../../../app/preferences';
-import { ACCENT_ORDER, ACCENTS, type Accent } from '../../../app/theme';
+import { usePreferences } from '../../../ui/preferences';
+import { ACCENT_ORDER, ACCENTS, type Accent } from '../../../ui/theme';
 import { ResetPasswordDialog } from '../components/reset-password-dialog';
 
 const ACCENT_NAMES: Record<Accent, string> = { cyan: 'Cyan', teal: 'Teal', purple: 'Purple' };

@@ -1,6 +1,6 @@
 import type { ApproveUserInput, PendingUser, SessionUser } from '@tradecraft/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../app/api-client';
+import { api } from '../../../lib/api-client';
 import { pendingUsersQueryKey, usersQueryKey } from './get-pending-users';
 
 export const approveUser = ({ id, role }: { id: string } & ApproveUserInput) =>

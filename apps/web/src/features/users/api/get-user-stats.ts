@@ -1,6 +1,6 @@
 import type { UserStats } from '@tradecraft/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../app/api-client';
+import { api } from '../../../lib/api-client';
 import { usersQueryKey } from './get-pending-users';
 
 export const getUserStats = () => api.get<UserStats>('/api/users/stats');

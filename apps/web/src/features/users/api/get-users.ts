@@ -1,6 +1,6 @@
 import type { UsersListQuery, UsersPage } from '@tradecraft/shared';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { api, withQuery } from '../../../app/api-client';
+import { api, withQuery } from '../../../lib/api-client';
 import { usersQueryKey } from './get-pending-users';
 
 export const getUsers = (query: UsersListQuery) => api.get<UsersPage>(withQuery('/api/users', { ...query }));

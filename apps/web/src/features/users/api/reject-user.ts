@@ -1,6 +1,6 @@
 import type { PendingUser } from '@tradecraft/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../app/api-client';
+import { api } from '../../../lib/api-client';
 import { pendingUsersQueryKey, usersQueryKey } from './get-pending-users';
 
 /** Rejecting a registration deletes it. */

@@ -1,6 +1,6 @@
 import type { ManagedUser, UpdateUserInput } from '@tradecraft/shared';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../app/api-client';
+import { api } from '../../../lib/api-client';
 import { usersQueryKey } from './get-pending-users';
 
 export const updateUser = ({ id, changes }: { id: string; changes: UpdateUserInput }) =>

@@ -15,6 +15,8 @@ interface FormValues {
 
 type Field = keyof FormValues;
 
+const lockEndText = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+
 const valuesOf = (user: ManagedUser): FormValues => ({
   firstName: user.firstName,
   lastName: user.lastName,
@@ -140,7 +142,11 @@ function EditUserForm({ user, isSelf, onClose }: { user: ManagedUser; isSelf: bo
         <Switch
           label="Disabled"
           description={
-            isSelf ? 'You cannot disable your own account.' : 'A disabled user cannot sign in; disabling ends their sessions.'
+            isSelf
+              ? 'You cannot disable your own account.'
+              : user.lockedUntil
+                ? `Locked after three wrong passwords until ${lockEndText(user.lockedUntil)}; switch this off to lift the lock now.`
+                : 'A disabled user cannot sign in; disabling ends their sessions.'
           }
           checked={values.disabled}
           onChange={(event) => set('disabled', event.currentTarget.checked)}

@@ -1,13 +1,14 @@
-import { PAGE_SIZE, type ManagedUser, type UserSortColumn, type UsersListQuery } from '@tradecraft/shared';
-import { Badge, Button, Group, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
+import { USER_SORT_COLUMNS, type ManagedUser } from '@tradecraft/shared';
+import { Badge, Button, Paper, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconPencil, IconSearch, IconUserCheck, IconUserOff, IconUsers, IconUserShield } from '@tabler/icons-react';
-import { createColumnHelper, type SortingState } from '@tanstack/react-table';
+import { createColumnHelper } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
-import { paths } from '../../../app/paths';
+import { paths } from '../../../lib/paths';
 import { DataTable } from '../../../ui/data-table';
+import { InlineLoadError } from '../../../ui/load-error';
 import { StatCard } from '../../../ui/stat-card';
-import { useSession } from '../../auth/api/get-session';
+import { useServerTable } from '../../../ui/use-server-table';
+import { useSession } from '../../../lib/session';
 import { useUserStats } from '../api/get-user-stats';
 import { useUsers } from '../api/get-users';
 import { EditUserDialog } from '../components/edit-user-dialog';
@@ -27,28 +28,19 @@ const STATUS_OPTIONS = [
 
 export default function ManageUsersPage() {
   const { user: me } = useSession();
-  const [search, setSearch] = useState('');
-  const [role, setRole] = useState<'' | 'student' | 'admin'>('');
-  const [status, setStatus] = useState<'' | 'active' | 'disabled'>('');
-  const [sorting, setSorting] = useState<SortingState>([{ id: 'name', desc: false }]);
-  const [page, setPage] = useState(1);
   const [editing, setEditing] = useState<ManagedUser | null>(null);
-  const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
-
+  const table = useServerTable({
+    filters: { search: '', role: '' as '' | 'student' | 'admin', status: '' as '' | 'active' | 'disabled' },
+    textFilters: ['search'],
+    sortColumns: USER_SORT_COLUMNS,
+    defaultSort: { id: 'name', desc: false },
+  });
+  const { filters, setFilter } = table;
   const stats = useUserStats();
-  const query: UsersListQuery = {
-    search: debouncedSearch || undefined,
-    role: role || undefined,
-    status: status || undefined,
-    sort: (sorting[0]?.id ?? 'name') as UserSortColumn,
-    dir: sorting[0]?.desc ? 'desc' : 'asc',
-    page,
-    pageSize: PAGE_SIZE,
-  };
-  const users = useUsers(query);
-  const filtered = Boolean(query.search || query.role || query.status);
+  const users = useUsers(table.query);
+  const filtered = table.isFiltered;
 
-  // SPEC.md section 9: name 200, email 220, role 120, designation 150, status 150.
+  // Column widths: name 200, email 220, role 120, designation 150, status 150.
   const columns = useMemo(
     () => [
       column.accessor((user) => `${user.firstName} ${user.lastName}`, { id: 'name', header: 'Name', size: 200 }),
@@ -69,7 +61,12 @@ export default function ManageUsersPage() {
         header: 'Status',
         size: 150,
         cell: (info) =>
-          info.getValue() ? (
+          info.row.original.lockedUntil ? (
+            // Three wrong passwords: the lock lifts by itself at this time, or at once when an admin enables the account.
+            <Badge variant="light" color="orange" radius="sm">
+              Locked
+            </Badge>
+          ) : info.getValue() ? (
             <Badge variant="light" color="red" radius="sm">
               Disabled
             </Badge>
@@ -113,16 +110,7 @@ export default function ManageUsersPage() {
         <StatCard label="Disabled" value={stats.data?.disabled} icon={IconUserOff} color="red" />
         <StatCard label="Pending" hint="Awaiting approval" value={stats.data?.pending} icon={IconUserCheck} color="yellow" to={paths.pendingUsers} />
       </SimpleGrid>
-      {stats.isError && (
-        <Group gap="xs">
-          <Text size="sm" c="red" role="alert">
-            The counts could not be loaded: {stats.error.message}
-          </Text>
-          <Button size="compact-sm" variant="default" onClick={() => void stats.refetch()}>
-            Retry
-          </Button>
-        </Group>
-      )}
+      {stats.isError && <InlineLoadError what="The counts" error={stats.error} onRetry={() => void stats.refetch()} />}
 
       <Paper withBorder radius="md" p="md">
         <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="sm">
@@ -130,31 +118,22 @@ export default function ManageUsersPage() {
             label="Search"
             placeholder="Name, email or designation"
             leftSection={<IconSearch size={16} aria-hidden />}
-            value={search}
-            onChange={(event) => {
-              setSearch(event.currentTarget.value);
-              setPage(1);
-            }}
+            value={filters.search}
+            onChange={(event) => setFilter('search', event.currentTarget.value)}
           />
           <Select
             label="Role"
             data={ROLE_OPTIONS}
-            value={role}
+            value={filters.role}
             allowDeselect={false}
-            onChange={(value) => {
-              setRole((value ?? '') as typeof role);
-              setPage(1);
-            }}
+            onChange={(value) => setFilter('role', (value ?? '') as typeof filters.role)}
           />
           <Select
             label="Status"
             data={STATUS_OPTIONS}
-            value={status}
+            value={filters.status}
             allowDeselect={false}
-            onChange={(value) => {
-              setStatus((value ?? '') as typeof status);
-              setPage(1);
-            }}
+            onChange={(value) => setFilter('status', (value ?? '') as typeof filters.status)}
           />
         </SimpleGrid>
       </Paper>
@@ -162,24 +141,14 @@ export default function ManageUsersPage() {
       <DataTable
         label="Users"
         columns={columns}
-        data={users.data?.items}
         getRowId={(user) => user.id}
-        isLoading={users.isPending}
-        isFetching={users.isPlaceholderData}
-        error={users.error}
-        onRetry={() => void users.refetch()}
         emptyMessage={
           filtered
             ? 'No users match this search. Check the spelling or clear the filters.'
             : 'No approved users yet. Approve registrations under Pending Approvals.'
         }
         itemName="users"
-        sorting={sorting}
-        onSortingChange={(next) => {
-          setSorting(next);
-          setPage(1);
-        }}
-        paging={{ page, total: users.data?.total ?? 0, onPageChange: setPage }}
+        {...table.tableProps(users)}
       />
 
       <EditUserDialog user={editing} currentUserId={me?.id} onClose={() => setEditing(null)} />

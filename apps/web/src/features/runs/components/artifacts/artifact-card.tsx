@@ -1,7 +1,11 @@
 import type { ArtifactKind, PlayerArtifact } from '@tradecraft/shared';
-import { Avatar, Box, Divider, Group, Paper, Stack, Table, Text, ThemeIcon, Title } from '@mantine/core';
+import { Avatar, Badge, Box, Button, Collapse, Divider, Group, Paper, Stack, Table, Text, ThemeIcon, Title } from '@mantine/core';
 import {
+  IconBraces,
+  IconCode,
   IconFileText,
+  IconId,
+  IconWorldWww,
   IconMail,
   IconMessageCircle,
   IconMessages,
@@ -10,9 +14,12 @@ import {
   IconTerminal2,
   type Icon,
 } from '@tabler/icons-react';
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import classes from '../runs.module.css';
 import { contentLines, parseChatLine, parseEmail } from './artifact-text';
+import { parseDnsRecords, parseStix, parseWhois } from './intel-formats';
+import { AdmiraltyBadge, TlpBanner } from './intel-markings';
+import { focusableScroll } from '../../../../ui/focusable-scroll';
 
 const KINDS: Record<ArtifactKind, { label: string; icon: Icon }> = {
   email: { label: 'Email', icon: IconMail },
@@ -22,21 +29,28 @@ const KINDS: Record<ArtifactKind, { label: string; icon: Icon }> = {
   report: { label: 'Report', icon: IconFileText },
   chat: { label: 'Chat', icon: IconMessages },
   other: { label: 'Intel', icon: IconPaperclip },
+  dns: { label: 'Passive DNS', icon: IconWorldWww },
+  whois: { label: 'WHOIS record', icon: IconId },
+  stix: { label: 'STIX 2.1', icon: IconBraces },
 };
 
-/** One piece of intel, drawn by its kind; every field is scenario text and is rendered as text only. */
-export function ArtifactCard({ artifact }: { artifact: PlayerArtifact }) {
+/**
+ * One piece of intel, drawn by its kind, under its TLP banner and with its Admiralty grade; every field is
+ * scenario text and is rendered as text only. `toGrade` marks the artifact a grade-source step asks about.
+ */
+export function ArtifactCard({ artifact, toGrade = false }: { artifact: PlayerArtifact; toGrade?: boolean }) {
   const headingId = useId();
   const kind = KINDS[artifact.kind];
   // A forum post shows its handle and time in the post itself.
   const meta = artifact.kind === 'forum-post' ? [kind.label] : [kind.label, artifact.source, artifact.date];
   return (
-    <Paper component="article" withBorder radius="md" aria-labelledby={headingId} style={{ overflow: 'hidden' }}>
+    <Paper component="article" withBorder radius="md" aria-labelledby={headingId} style={{ overflow: 'hidden' }} className={toGrade ? classes.toGrade : undefined}>
+      {artifact.tlp && <TlpBanner label={artifact.tlp} />}
       <Group className={classes.artifactHeader} gap="sm" wrap="nowrap" px="md" py="xs">
         <ThemeIcon variant="light" color="gray" size="lg" radius="md" aria-hidden>
           <kind.icon size={18} stroke={1.6} />
         </ThemeIcon>
-        <Box miw={0}>
+        <Box miw={0} style={{ flex: 1 }}>
           <Title order={3} size="h5" id={headingId} style={{ overflowWrap: 'anywhere' }}>
             {artifact.title ?? kind.label}
           </Title>
@@ -44,6 +58,16 @@ export function ArtifactCard({ artifact }: { artifact: PlayerArtifact }) {
             {meta.filter(Boolean).join(' · ')}
           </Text>
         </Box>
+        {(toGrade || artifact.admiralty) && (
+          <Group gap={6} wrap="nowrap">
+            {toGrade && (
+              <Badge variant="filled" color="blue.8">
+                To grade
+              </Badge>
+            )}
+            {artifact.admiralty && <AdmiraltyBadge code={artifact.admiralty} />}
+          </Group>
+        )}
       </Group>
       <Stack p="md" gap="sm">
         <ArtifactBody artifact={artifact} />
@@ -63,6 +87,12 @@ function ArtifactBody({ artifact }: { artifact: PlayerArtifact }) {
       return <ForumPostBody artifact={artifact} />;
     case 'chat':
       return <ChatBody content={artifact.content} />;
+    case 'dns':
+      return <DnsBody content={artifact.content} />;
+    case 'whois':
+      return <WhoisBody content={artifact.content} />;
+    case 'stix':
+      return <StixBody content={artifact.content} />;
     case 'report':
       return (
         <Text size="sm" className={`${classes.preWrap} ${classes.report}`}>
@@ -100,6 +130,128 @@ function EmailBody({ content }: { content: string }) {
           {body}
         </Text>
       )}
+    </Stack>
+  );
+}
+
+function DnsBody({ content }: { content: string }) {
+  const table = parseDnsRecords(content);
+  if (!table) return <LogBody content={content} />;
+  return (
+    <Table.ScrollContainer minWidth={table.columns.length * 110} scrollAreaProps={focusableScroll('Passive DNS records')}>
+      <Table fz="sm" verticalSpacing={4} horizontalSpacing="xs" striped>
+        <Table.Caption style={{ captionSide: 'top', textAlign: 'left', marginTop: 0 }}>Passive DNS records</Table.Caption>
+        <Table.Thead>
+          <Table.Tr>
+            {table.columns.map((column, index) => (
+              <Table.Th scope="col" key={index} style={{ whiteSpace: 'nowrap' }}>
+                {column}
+              </Table.Th>
+            ))}
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {table.rows.map((row, rowIndex) => (
+            <Table.Tr key={rowIndex}>
+              {row.map((cell, index) => (
+                <Table.Td key={index} className={classes.monoCell}>
+                  {cell}
+                </Table.Td>
+              ))}
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+function WhoisBody({ content }: { content: string }) {
+  const lines = parseWhois(content);
+  if (!lines.some((line) => line.name)) return <LogBody content={content} />;
+  return (
+    <dl className={`${classes.emailHeaders} ${classes.whois}`}>
+      {lines.map((line, index) =>
+        line.name ? (
+          <Box key={index} display="contents">
+            <dt>{line.name}</dt>
+            <dd>{line.value || '-'}</dd>
+          </Box>
+        ) : (
+          <Box key={index} display="contents">
+            <dt>Remark</dt>
+            <dd>{line.value}</dd>
+          </Box>
+        ),
+      )}
+    </dl>
+  );
+}
+
+function StixBody({ content }: { content: string }) {
+  const [raw, setRaw] = useState(false);
+  const rawId = useId();
+  const view = parseStix(content);
+  let pretty = content;
+  try {
+    pretty = JSON.stringify(JSON.parse(content), null, 2);
+  } catch {
+    /* not JSON: shown as written */
+  }
+  return (
+    <Stack gap="sm">
+      {view ? (
+        view.groups.map((group) => (
+          <Stack key={group.type} gap={6} component="section" aria-label={`STIX ${group.type} objects`}>
+            <Text size="xs" fw={700} tt="uppercase">
+              {group.type} ({group.objects.length})
+            </Text>
+            {group.objects.map((object, index) => (
+              <Box key={object.id || index} className={classes.stixObject}>
+                <Text size="sm" fw={600} className={classes.preWrap}>
+                  {object.title}
+                </Text>
+                {object.fields.length > 0 && (
+                  <dl className={classes.emailHeaders}>
+                    {object.fields.map((field) => (
+                      <Box key={field.name} display="contents">
+                        <dt>{field.name.replace(/_/g, ' ')}</dt>
+                        <dd className={classes.preWrap}>{field.value}</dd>
+                      </Box>
+                    ))}
+                  </dl>
+                )}
+                {object.id && (
+                  <Text size="xs" c="dimmed" className={classes.mono}>
+                    {object.id}
+                  </Text>
+                )}
+              </Box>
+            ))}
+          </Stack>
+        ))
+      ) : (
+        <Text size="sm" c="dimmed">
+          This STIX content could not be read as JSON; it is shown as written.
+        </Text>
+      )}
+      <Button
+        variant="subtle"
+        size="compact-sm"
+        leftSection={<IconCode size={16} aria-hidden />}
+        aria-expanded={raw || !view}
+        aria-controls={rawId}
+        onClick={() => setRaw((shown) => !shown)}
+        style={{ alignSelf: 'flex-start' }}
+        disabled={!view}
+      >
+        {raw ? 'Hide raw JSON' : 'Show raw JSON'}
+      </Button>
+      <Collapse expanded={raw || !view} id={rawId}>
+        <Box component="pre" className={classes.log}>
+          <code>{pretty}</code>
+        </Box>
+      </Collapse>
     </Stack>
   );
 }

@@ -1,0 +1,272 @@
+import { execFile, spawn } from 'node:child_process';
+import net from 'node:net';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import pg from 'pg';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, PASSWORD, usingPostgres, type TestApp } from '../test/helper';
+import { AccountRecoveryError, ensureAdmin, resetPassword, unlockAccount } from './bootstrap';
+import { verifyPassword } from './features/auth/passwords';
+import { freshPostgresDatabase } from '../test/fresh-database';
+
+const SERVER_DIR = fileURLToPath(new URL('..', import.meta.url));
+const run = promisify(execFile);
+
+let t: TestApp;
+beforeEach(async () => {
+  t = await createTestApp();
+});
+afterEach(() => t.close());
+
+const admins = () => t.db.selectFrom('users').selectAll().where('role', '=', 'admin').execute();
+const audit = () => t.db.selectFrom('audit_log').select(['actor', 'action', 'details', 'screen']).orderBy('id').execute();
+const NEW_PASSWORD = 'Recovered!Pass9';
+
+describe('the first admin', () => {
+  it('is created once with a generated password, audited; later starts do nothing', async () => {
+    const created = await ensureAdmin(t.db, {});
+    expect(created).toMatchObject({ email: 'admin@localhost', action: 'created' });
+    const [admin] = await admins();
+    expect(await verifyPassword(admin!.password_hash, created!.generatedPassword!)).toBe(true);
+    expect(await ensureAdmin(t.db, {})).toBeNull();
+    expect(await admins()).toHaveLength(1);
+    expect(await audit()).toEqual([{ actor: null, action: 'create admin', details: 'Created the first admin admin@localhost', screen: 'Start-up' }]);
+  });
+
+  it('is created exactly once when several starts race on one database', async () => {
+    const results = await Promise.all(Array.from({ length: 5 }, () => ensureAdmin(t.db, {})));
+    expect(results.filter((result) => result !== null)).toHaveLength(1);
+    expect(await admins()).toHaveLength(1);
+  });
+});
+
+describe('ADMIN_EMAIL and ADMIN_PASSWORD at start', () => {
+  it('re-enable, unlock and reset that admin, end its sessions and audit it', async () => {
+    const { user } = await t.userWithSession('admin', { email: 'lead@example.com' });
+    await t.db
+      .updateTable('users')
+      .set({ disabled: 1, failed_attempts: 3, locked_until: new Date(Date.now() + 60_000).toISOString() })
+      .where('id', '=', user.id)
+      .execute();
+    const restored = await ensureAdmin(t.db, { email: 'Lead@Example.com', password: NEW_PASSWORD });
+    expect(restored).toEqual({ email: 'lead@example.com', action: 'restored' });
+    const row = await t.db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ role: 'admin', disabled: 0, failed_attempts: 0, locked_until: null });
+    expect(await verifyPassword(row.password_hash, NEW_PASSWORD)).toBe(true);
+    expect(await t.db.selectFrom('sessions').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
+    expect((await audit()).map((entry) => entry.action)).toEqual(['restore admin']);
+    expect((await t.request({ method: 'POST', url: '/api/auth/login', body: { email: 'lead@example.com', password: NEW_PASSWORD } })).statusCode).toBe(200);
+  });
+
+  it('change nothing, and audit nothing, when that admin is already usable', async () => {
+    await t.createUser({ role: 'admin', email: 'lead@example.com' });
+    expect(await ensureAdmin(t.db, { email: 'lead@example.com', password: PASSWORD })).toBeNull();
+    expect(await audit()).toEqual([]);
+  });
+
+  it('make that account an admin even when another admin exists', async () => {
+    await t.createUser({ role: 'admin' });
+    expect(await ensureAdmin(t.db, { email: 'second@example.com', password: NEW_PASSWORD })).toEqual({
+      email: 'second@example.com',
+      action: 'created',
+    });
+    expect((await admins()).map((admin) => admin.email)).toContain('second@example.com');
+  });
+});
+
+describe('recovery commands', () => {
+  it('unlock re-enables and unlocks the account, audited', async () => {
+    const user = await t.createUser({ role: 'admin', disabled: 1, failed_attempts: 3, locked_until: new Date(Date.now() + 60_000).toISOString() });
+    await unlockAccount(t.db, user.email.toUpperCase());
+    const row = await t.db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ disabled: 0, failed_attempts: 0, locked_until: null, password_hash: user.password_hash });
+    expect(await audit()).toEqual([
+      { actor: null, action: 'unlock account', details: `Re-enabled ${user.email} and lifted its sign-in lock`, screen: 'Admin command' },
+    ]);
+  });
+
+  it('reset-password sets the given or a generated password, ends the sessions, audited', async () => {
+    const { user } = await t.userWithSession('admin');
+    expect(await resetPassword(t.db, user.email, NEW_PASSWORD)).toEqual({});
+    let row = await t.db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(await verifyPassword(row.password_hash, NEW_PASSWORD)).toBe(true);
+    expect(await t.db.selectFrom('sessions').select('id').execute()).toEqual([]);
+    const { generatedPassword } = await resetPassword(t.db, user.email);
+    row = await t.db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
+    expect(await verifyPassword(row.password_hash, generatedPassword!)).toBe(true);
+    expect((await audit()).map((entry) => entry.action)).toEqual(['reset password', 'reset password']);
+  });
+
+  it('refuse an unknown email and a password that breaks the rule, changing nothing', async () => {
+    const user = await t.createUser();
+    await expect(unlockAccount(t.db, 'nobody@example.com')).rejects.toThrow(AccountRecoveryError);
+    await expect(resetPassword(t.db, 'nobody@example.com', NEW_PASSWORD)).rejects.toThrow('No account has the email nobody@example.com.');
+    await expect(resetPassword(t.db, user.email, 'weak')).rejects.toThrow(AccountRecoveryError);
+    expect(await audit()).toEqual([]);
+  });
+});
+
+describe('npm run admin', () => {
+  it('resets a password read from stdin on the database the server uses, while the server runs', async () => {
+    const target = usingPostgres() ? await freshPostgresDatabase('admin_cli') : sqliteDirectory();
+    try {
+      const env = { ...process.env, ...target.env, LOG_LEVEL: 'silent' };
+      // The server's own start-up creates the admin on that database (and keeps it open).
+      const { db, close } = await target.open();
+      try {
+        await ensureAdmin(db, { email: 'cli@example.com', password: PASSWORD });
+        const command = execFile(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', 'reset-password', 'cli@example.com'], {
+          cwd: SERVER_DIR,
+          env,
+        });
+        command.stdin!.end(`${NEW_PASSWORD}\n`);
+        const output = await new Promise<string>((resolve, reject) => {
+          let text = '';
+          command.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          command.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`exit ${code}: ${text}`))));
+        });
+        expect(output).toContain('cli@example.com: password set');
+        expect(output).not.toContain(NEW_PASSWORD);
+        const row = await db.selectFrom('users').selectAll().where('email', '=', 'cli@example.com').executeTakeFirstOrThrow();
+        expect(await verifyPassword(row.password_hash, NEW_PASSWORD)).toBe(true);
+
+        const unknown = await run(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', 'unlock', 'ghost@example.com'], { cwd: SERVER_DIR, env }).catch(
+          (error: { code: number; stderr: string }) => error,
+        );
+        expect(unknown).toMatchObject({ code: 1, stderr: expect.stringContaining('No account has the email ghost@example.com.') });
+      } finally {
+        await close();
+      }
+    } finally {
+      await target.drop();
+    }
+  }, 60_000);
+});
+
+function sqliteDirectory() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradecraft-cli-'));
+  return {
+    env: { DATA_DIR: dir, DATABASE_URL: '' },
+    async open() {
+      const { migrateToLatest, openDatabase } = await import('./db/database');
+      const { db } = openDatabase({ dataDir: dir });
+      await migrateToLatest(db);
+      return { db, close: () => db.destroy() };
+    },
+    drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+/** A free TCP port on 127.0.0.1. */
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Starts `src/main.ts` as a real process; resolves once it listens, rejects if it exits first. */
+async function startServer(env: Record<string, string>) {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: SERVER_DIR,
+    env: {
+      ...process.env,
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
+      LOG_LEVEL: 'warn',
+      WEB_DIST_DIR: path.join(os.tmpdir(), 'tradecraft-no-web'),
+    },
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  const listening = new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', () => {
+      if (output.includes('Tradecraft is running at')) resolve();
+    });
+    void exited.then((code) => reject(new Error(`server exited (${code}) before listening:\n${output}`)));
+  });
+  return {
+    listening,
+    async health() {
+      return (await fetch(`http://127.0.0.1:${port}/api/health`)).status;
+    },
+    async stop() {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+const onPostgres = usingPostgres() ? describe : null;
+onPostgres?.('servers starting at the same moment on one empty PostgreSQL database', () => {
+  async function startTogether(database: Awaited<ReturnType<typeof freshPostgresDatabase>>, whileStarting?: () => Promise<void>) {
+    const servers = await Promise.all([1, 2, 3].map(() => startServer(database.env)));
+    try {
+      await whileStarting?.();
+      const started = await Promise.allSettled(servers.map((server) => server.listening));
+      expect(started.map((result) => (result.status === 'rejected' ? String(result.reason) : 'up'))).toEqual(['up', 'up', 'up']);
+      expect(await Promise.all(servers.map((server) => server.health()))).toEqual([200, 200, 200]);
+    } finally {
+      await Promise.all(servers.map((server) => server.stop()));
+    }
+    const { db, close } = await database.open({ migrate: false });
+    try {
+      return await db.selectFrom('users').select('email').where('role', '=', 'admin').execute();
+    } finally {
+      await close();
+    }
+  }
+
+  it('all stay up, and there is one admin', async () => {
+    const database = await freshPostgresDatabase('start');
+    try {
+      expect(await startTogether(database)).toEqual([{ email: 'admin@localhost' }]);
+    } finally {
+      await database.drop();
+    }
+  }, 120_000);
+
+  it('all stay up, and there is one admin, when inserts into users are held for a few seconds', async () => {
+    const database = await freshPostgresDatabase('start_held');
+    try {
+      await (await database.open()).close(); // migrated, so the table exists to be locked
+      const holder = new pg.Client({ connectionString: database.url });
+      await holder.connect();
+      try {
+        await holder.query('begin');
+        await holder.query('lock table users in share row exclusive mode'); // reads pass, inserts wait
+        const admins = await startTogether(database, async () => {
+          // Hold until all three servers wait on a lock (the insert, or their turn to decide), then a little longer.
+          // Watched from a connection of its own: inside the holder's transaction the view would not change.
+          const watcher = new pg.Client({ connectionString: database.url });
+          await watcher.connect();
+          try {
+            const waiting = async () =>
+              (await watcher.query<{ n: number }>("select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'")).rows[0]!.n;
+            const deadline = Date.now() + 60_000;
+            while ((await waiting()) < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+            expect(await waiting()).toBe(3);
+          } finally {
+            await watcher.end();
+          }
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+          await holder.query('commit');
+        });
+        expect(admins).toEqual([{ email: 'admin@localhost' }]);
+      } finally {
+        await holder.end();
+      }
+    } finally {
+      await database.drop();
+    }
+  }, 120_000);
+});

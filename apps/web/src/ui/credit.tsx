@@ -1,0 +1,58 @@
+import { formatCredit, type Verdict } from '@tradecraft/shared';
+import { ThemeIcon } from '@mantine/core';
+import { IconCheck, IconMinus, IconX } from '@tabler/icons-react';
+
+// Credit (0 to 1 per step) as every screen shows it: the player, the end screen, the report, the timelines.
+
+export const VERDICT_WORDS: Record<Verdict, string> = { right: 'Right', partial: 'Partly right', wrong: 'Wrong' };
+
+const VERDICT_COLOURS: Record<Verdict, string> = { right: 'green.8', partial: 'yellow.8', wrong: 'red.8' };
+
+/** The mark beside an element of an answer; words beside it always say the same for screen readers. */
+export function VerdictIcon({ verdict, size = 'sm' }: { verdict: Verdict | null; size?: 'xs' | 'sm' | 'md' }) {
+  return (
+    <ThemeIcon
+      variant={verdict ? 'filled' : 'default'}
+      color={verdict ? VERDICT_COLOURS[verdict] : 'gray'}
+      radius="xl"
+      size={size}
+      mt={2}
+      aria-hidden
+      style={{ flexShrink: 0 }}
+    >
+      {verdict === 'right' ? <IconCheck size={14} /> : verdict === 'wrong' ? <IconX size={14} /> : verdict === 'partial' ? <IconMinus size={14} /> : null}
+    </ThemeIcon>
+  );
+}
+
+/** A share as a whole percent ("25 %"). */
+export function formatShare(share: number): string {
+  return `${Math.round(share * 100)} %`;
+}
+
+/** Full credit is right, some credit partly right, none wrong. */
+export function creditVerdict(credit: number): Verdict {
+  return credit >= 1 ? 'right' : credit > 0 ? 'partial' : 'wrong';
+}
+
+interface DecisionCredit {
+  scored: boolean;
+  firstSubmission: boolean;
+  credit: number;
+  hintUsed: boolean;
+  reviewStatus: 'pending' | 'graded' | null;
+}
+
+/** What a recorded decision earned, in words: its credit, why it earned none, or that it waits for review. */
+export function decisionCreditText(entry: DecisionCredit): string {
+  if (!entry.scored) return 'Not scored';
+  if (!entry.firstSubmission) return 'Later answer: no credit';
+  const hint = entry.hintUsed ? ' (hint opened)' : '';
+  if (entry.reviewStatus === 'pending') return `Awaiting review · ${formatCredit(entry.credit)} so far${hint}`;
+  return `Credit ${formatCredit(entry.credit)}${hint}`;
+}
+
+/** The mark of a recorded decision: a later answer shows right or wrong, a first answer its credit. */
+export function decisionVerdict(entry: DecisionCredit & { correct: boolean }): Verdict {
+  return !entry.firstSubmission || !entry.scored ? (entry.correct ? 'right' : 'wrong') : creditVerdict(entry.credit);
+}

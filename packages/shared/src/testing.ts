@@ -1,0 +1,2 @@
+// Fixtures for tests in every workspace (never imported by the product).
+export { everyKindScenario } from './scenarios/every-kind.fixture';
