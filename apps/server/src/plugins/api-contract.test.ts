@@ -8,20 +8,33 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import Papa from 'papaparse';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, PASSWORD, type TestApp } from '../../test/helper';
-import { loadBuiltinScenarios } from '../features/scenarios/scenarios.loader';
+import { createTestApp, ORIGIN, PASSWORD, type TestApp } from '../../test/helper';
+import { SESSION_COOKIE } from './sessions.repository';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
 const clientSource = fileURLToPath(new URL('../../test/contract/client.ts', import.meta.url));
+// A scenario of choice steps only: the client script answers by option (the other step kinds have their own tests).
+const choiceScenario = fileURLToPath(new URL('../features/scenarios/fixtures/invoice-phish.yaml', import.meta.url));
 
 let t: TestApp;
 let dir: string;
 
 beforeAll(async () => {
   t = await createTestApp();
-  await loadBuiltinScenarios(t.db, undefined, { warn: () => undefined });
+  const adminCookie = (await t.userWithSession('admin')).cookie;
+  // Published the way a team's CI would: through the upload route.
+  const boundary = 'contractboundary';
+  const upload = await t.app.inject({
+    method: 'POST',
+    url: '/api/sim/upload-scenario',
+    headers: { origin: ORIGIN, cookie: `${SESSION_COOKIE}=${adminCookie}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    payload:
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="invoice-phish.yaml"\r\nContent-Type: application/yaml\r\n\r\n` +
+      `${fs.readFileSync(choiceScenario, 'utf8')}\r\n--${boundary}--\r\n`,
+  });
+  expect(upload.statusCode).toBe(201);
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradecraft-contract-'));
-  const document = (await t.request({ method: 'GET', url: '/api/docs/json', cookie: (await t.userWithSession('admin')).cookie })).json();
+  const document = (await t.request({ method: 'GET', url: '/api/docs/json', cookie: adminCookie })).json();
   fs.writeFileSync(path.join(dir, 'api.d.ts'), astToString(await openapiTS(document)));
   fs.copyFileSync(clientSource, path.join(dir, 'client.ts'));
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type: 'module' }));

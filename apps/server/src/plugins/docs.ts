@@ -142,6 +142,22 @@ const transform: SwaggerTransform = (input) => {
   return converted;
 };
 
+/**
+ * OpenAPI 3.0 wants a `type` beside `nullable`; a nullable union of objects (a step of one of several kinds, or
+ * none) comes out of zod as `{ oneOf: [...], nullable: true }`. Such a union is an object, so it says so.
+ */
+function withTypedNullableUnions(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withTypedNullableUnions);
+  if (typeof value !== 'object' || value === null) return value;
+  const entries = Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, withTypedNullableUnions(entry)])) as JsonObject;
+  const members = (entries.oneOf ?? entries.anyOf) as JsonObject[] | undefined;
+  if (entries.nullable === true && entries.type === undefined && Array.isArray(members)) {
+    const allObjects = members.every((member) => member.type === 'object' || typeof member.$ref === 'string');
+    if (allObjects) return { type: 'object', ...entries };
+  }
+  return entries;
+}
+
 /** Components nothing refers to (the zod registry adds an input twin of every named schema). */
 function withoutUnusedSchemas(document: JsonObject): JsonObject {
   const components = document.components as { schemas?: Record<string, unknown> } | undefined;
@@ -207,7 +223,8 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
       },
     },
     transform,
-    transformObject: (documentObject) => withoutUnusedSchemas(jsonSchemaTransformObject(documentObject) as JsonObject),
+    transformObject: (documentObject) =>
+      withTypedNullableUnions(withoutUnusedSchemas(jsonSchemaTransformObject(documentObject) as JsonObject)) as JsonObject,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true, uiHooks: { onRequest: requireSignedInAdmin } });
 }
