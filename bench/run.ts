@@ -65,9 +65,11 @@ async function main(): Promise<void> {
   const list = (text: string | undefined) => text?.split(',').map((item) => Number(item.trim()));
 
   const pgVersion = await postgresAvailable();
-  const wanted: Dialect[] = values.db === 'sqlite' ? ['sqlite'] : values.db === 'postgres' ? ['postgres'] : ['sqlite', 'postgres'];
+  const wanted: Dialect[] =
+    values.db === 'sqlite' ? ['sqlite'] : values.db === 'postgres' ? ['postgres'] : ['sqlite', 'postgres'];
   const dialects = wanted.filter((dialect) => dialect === 'sqlite' || pgVersion !== null);
-  if (wanted.includes('postgres') && pgVersion === null) log('PostgreSQL is not reachable: PostgreSQL parts are skipped');
+  if (wanted.includes('postgres') && pgVersion === null)
+    log('PostgreSQL is not reachable: PostgreSQL parts are skipped');
   const memory = new SQLite(':memory:');
   const sqliteVersion = (memory.prepare('select sqlite_version() as v').get() as { v: string }).v;
   memory.close();
@@ -89,7 +91,9 @@ async function main(): Promise<void> {
         });
         if (productMain) {
           // The figures of other code are context for the current ones, not targets of their own.
-          const figures = section.targets.map((target) => `- ${target.name}: ${target.measured} (target ${target.target})`).join('\n');
+          const figures = section.targets
+            .map((target) => `- ${target.name}: ${target.measured} (target ${target.target})`)
+            .join('\n');
           section = {
             ...section,
             id: 'answer-before',
@@ -101,7 +105,12 @@ async function main(): Promise<void> {
         break;
       }
       case 'pages':
-        section = await pagesBenchmark({ quick, dialects, scales: values.scales?.split(',').map(Number), skipBuild: values['skip-build'] });
+        section = await pagesBenchmark({
+          quick,
+          dialects,
+          scales: values.scales?.split(',').map(Number),
+          skipBuild: values['skip-build'],
+        });
         break;
       case 'browser':
         section = await browserBenchmark({ quick, skipBuild: values['skip-build'] });

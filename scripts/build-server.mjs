@@ -38,7 +38,9 @@ export async function buildServer() {
     logLevel: 'warning',
     external: thirdPartyPackages().flatMap((name) => [name, `${name}/*`]),
     // Bundled CommonJS helpers (if any) need require() in an ES module.
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    },
   });
 }
 

@@ -23,7 +23,13 @@ function countVitest(file) {
   if (!fs.existsSync(file)) return false;
   const report = JSON.parse(fs.readFileSync(file, 'utf8'));
   totals.passed += report.numPassedTests;
-  totals.failed += report.numFailedTests + (report.numTotalTests - report.numPassedTests - report.numFailedTests - (report.numPendingTests ?? 0) - (report.numTodoTests ?? 0));
+  totals.failed +=
+    report.numFailedTests +
+    (report.numTotalTests -
+      report.numPassedTests -
+      report.numFailedTests -
+      (report.numPendingTests ?? 0) -
+      (report.numTodoTests ?? 0));
   if ((report.numPendingTests ?? 0) + (report.numTodoTests ?? 0) > 0) {
     console.error(`${report.numPendingTests + report.numTodoTests} test(s) skipped: a skipped test is a failure here.`);
     totals.failed += report.numPendingTests + report.numTodoTests;
@@ -51,17 +57,28 @@ run('OpenAPI lint', 'npm', ['run', '--silent', 'lint:api']);
 
 const sqliteReport = path.join(reports, 'vitest-sqlite.json');
 console.log('\n=== unit and API tests (SQLite) ===');
-const sqlite = spawnSync(vitest, ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${sqliteReport}`], {
-  cwd: root,
-  stdio: 'inherit',
-  env: withoutPg,
-});
+const sqlite = spawnSync(
+  vitest,
+  ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${sqliteReport}`],
+  {
+    cwd: root,
+    stdio: 'inherit',
+    env: withoutPg,
+  },
+);
 if (sqlite.status !== 0) failedSteps.push('unit and API tests (SQLite)');
 if (!countVitest(sqliteReport)) totals.failed += 1;
 
 if (process.env.TEST_DATABASE_URL) {
   const pgReport = path.join(reports, 'vitest-postgres.json');
-  run('API tests (PostgreSQL)', vitest, ['run', '--project', 'server', '--reporter=default', '--reporter=json', `--outputFile.json=${pgReport}`]);
+  run('API tests (PostgreSQL)', vitest, [
+    'run',
+    '--project',
+    'server',
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${pgReport}`,
+  ]);
   if (!countVitest(pgReport)) totals.failed += 1;
 } else if (ci) {
   console.error('\nTEST_DATABASE_URL is not set: with CI=true the PostgreSQL run may not be skipped.');
@@ -73,9 +90,14 @@ if (process.env.TEST_DATABASE_URL) {
 
 const playwrightReport = path.join(reports, 'playwright.json');
 run('build the web app', 'npm', ['run', '--silent', 'build']);
-run('browser tests', path.join(root, 'node_modules/.bin/playwright'), ['test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'], {
-  PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport,
-});
+run(
+  'browser tests',
+  path.join(root, 'node_modules/.bin/playwright'),
+  ['test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'],
+  {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport,
+  },
+);
 if (!countPlaywright(playwrightReport)) totals.failed += 1;
 
 if (failedSteps.length > 0) console.error(`\nFailed: ${failedSteps.join(', ')}`);

@@ -23,7 +23,12 @@ function precompress(): Plugin {
         if (!fs.existsSync(file)) continue;
         const bytes = fs.readFileSync(file);
         if (bytes.length < 1024) continue;
-        fs.writeFileSync(`${file}.br`, brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }));
+        fs.writeFileSync(
+          `${file}.br`,
+          brotliCompressSync(bytes, {
+            params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+          }),
+        );
         fs.writeFileSync(`${file}.gz`, gzipSync(bytes, { level: 9 }));
       }
     },

@@ -46,14 +46,24 @@ export async function answerBenchmark(options: AnswerOptions): Promise<Section> 
       await handle.db.destroy();
       log(`answer/${dialect}: ${trainees.length} trainees seated; starting product and baseline`);
       product = await startServer({ script: options.productMain, port: PORTS.answerProduct, env: database.env });
-      baseline = await startServer({ script: 'bench/answer/baseline-server.ts', port: PORTS.answerBaseline, env: database.env });
+      baseline = await startServer({
+        script: 'bench/answer/baseline-server.ts',
+        port: PORTS.answerBaseline,
+        env: database.env,
+      });
       for (const level of levels) {
         const group = trainees.slice(0, level);
         for (const [name, server] of [
           ['baseline', baseline],
           ['product', product],
         ] as const) {
-          const result = await runTraineeLoad({ url: server.url, trainees: group, seconds, warmupSeconds: warmup, serverPid: server.pid });
+          const result = await runTraineeLoad({
+            url: server.url,
+            trainees: group,
+            seconds,
+            warmupSeconds: warmup,
+            serverPid: server.pid,
+          });
           points.push({ dialect, server: name, ...result });
           log(
             `answer/${dialect} ${name} @${level}: ${result.requestsPerSecond} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, server cpu ${result.serverCpuMsPerRequest} ms/req, client cpu ${result.clientCpuMsPerRequest} ms/req, errors ${JSON.stringify(result.counters.errors)} ${JSON.stringify(result.byKind)}`,
@@ -63,12 +73,22 @@ export async function answerBenchmark(options: AnswerOptions): Promise<Section> 
       if (options.profile && dialect === 'sqlite') {
         await product.stop();
         const profileDir = tempDir('cpu-profile');
-        product = await startServer({ port: PORTS.answerProduct, env: database.env, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] });
-        await runTraineeLoad({ url: product.url, trainees: trainees.slice(0, TARGET_LEVEL), seconds, warmupSeconds: warmup });
+        product = await startServer({
+          port: PORTS.answerProduct,
+          env: database.env,
+          nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
+        });
+        await runTraineeLoad({
+          url: product.url,
+          trainees: trainees.slice(0, TARGET_LEVEL),
+          seconds,
+          warmupSeconds: warmup,
+        });
         await product.stop();
         product = undefined;
         const file = fs.readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'));
-        if (file) profileSummary = `${categorizeCpuProfile(path.join(profileDir, file))}\n\n${summarizeCpuProfile(path.join(profileDir, file), 20)}`;
+        if (file)
+          profileSummary = `${categorizeCpuProfile(path.join(profileDir, file))}\n\n${summarizeCpuProfile(path.join(profileDir, file), 20)}`;
       }
     } finally {
       await product?.stop();
@@ -107,8 +127,18 @@ function answerSection(
     ]);
     if (point.dialect === 'sqlite' && point.trainees === TARGET_LEVEL) {
       targets.push(
-        { name: `answer path, ${TARGET_LEVEL} trainees, SQLite: product / baseline req/s`, target: '≥ 0.5', measured: String(ratio), pass: ratio >= 0.5 },
-        { name: `answer path, ${TARGET_LEVEL} trainees, SQLite: product p99`, target: '< 50 ms', measured: `${point.p99} ms`, pass: point.p99 < 50 },
+        {
+          name: `answer path, ${TARGET_LEVEL} trainees, SQLite: product / baseline req/s`,
+          target: '≥ 0.5',
+          measured: String(ratio),
+          pass: ratio >= 0.5,
+        },
+        {
+          name: `answer path, ${TARGET_LEVEL} trainees, SQLite: product p99`,
+          target: '< 50 ms',
+          measured: `${point.p99} ms`,
+          pass: point.p99 < 50,
+        },
       );
     }
   }
@@ -153,16 +183,36 @@ function answerSection(
     '',
     '"CPU ms/req" is the server process\'s own CPU time (user + system, from /proc) per request in the window: unlike',
     'req/s it does not depend on what else the machine is running. "load avg" is the 1-minute load average at the end',
-    'of the product\'s window. Each trainee has one request outstanding at a time (a closed loop), so by Little\'s law',
+    "of the product's window. Each trainee has one request outstanding at a time (a closed loop), so by Little's law",
     'the mean latency is trainees / req/s: a p99 under 50 ms at 100 trainees needs about 2,500 req/s or more.',
     '',
     'Request mix per point (successful requests in the window). Connection errors and listen-queue overflows count',
     'the whole run, warm-up included: when 500 connections open at once to a busy server, the kernel drops what its',
     "listen queue (Node's default backlog, 511) cannot hold, the client retries after 1 s, 3 s, 7 s, and a few of those",
-    'first requests pass autocannon\'s 10 s timeout.',
+    "first requests pass autocannon's 10 s timeout.",
     '',
-    table(['database', 'server', 'trainees', 'starts', 'answers', 'nexts', 'runs finished', 'connection errors', 'listen overflows'], mix),
-    ...(meta.profileSummary ? ['', `Where the product spends its CPU at ${TARGET_LEVEL} trainees on SQLite (\`node --cpu-prof\`, self time; the profile includes start-up), and its hottest functions:`, '', meta.profileSummary] : []),
+    table(
+      [
+        'database',
+        'server',
+        'trainees',
+        'starts',
+        'answers',
+        'nexts',
+        'runs finished',
+        'connection errors',
+        'listen overflows',
+      ],
+      mix,
+    ),
+    ...(meta.profileSummary
+      ? [
+          '',
+          `Where the product spends its CPU at ${TARGET_LEVEL} trainees on SQLite (\`node --cpu-prof\`, self time; the profile includes start-up), and its hottest functions:`,
+          '',
+          meta.profileSummary,
+        ]
+      : []),
   ].join('\n');
   return {
     id: 'answer',

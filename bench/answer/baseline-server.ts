@@ -105,9 +105,20 @@ interface Store {
   /** claim, re-read, score, next seq, insert decision: one transaction; false when the claim lost. */
   answer(
     claim: { runId: string; stepId: string; at: string },
-    decide: (fresh: RunRow) => { figures: RunFigures; decision: Omit<Decision, 'at' | 'run_id'>; review: Review | null },
+    decide: (fresh: RunRow) => {
+      figures: RunFigures;
+      decision: Omit<Decision, 'at' | 'run_id'>;
+      review: Review | null;
+    },
   ): Promise<{ seq: number } | null>;
-  move(move: { runId: string; fromStepId: string; optionIndex: number; to: ReturnType<typeof resolveNextStep>; percentBase: number; at: string }): Promise<boolean>;
+  move(move: {
+    runId: string;
+    fromStepId: string;
+    optionIndex: number;
+    to: ReturnType<typeof resolveNextStep>;
+    percentBase: number;
+    at: string;
+  }): Promise<boolean>;
 }
 
 const SESSION_SQL =
@@ -147,23 +158,74 @@ function sqliteStore(): Store {
   const moveStep = db.prepare(MOVE_STEP_SQL);
   const moveFinish = db.prepare(MOVE_FINISH_SQL);
   const review = db.prepare(REVIEW_SQL);
-  const answer = db.transaction((c: { runId: string; stepId: string; at: string }, decide: Parameters<Store['answer']>[1]) => {
-    if (claim.run(c.at, c.runId, c.stepId).changes !== 1) return null;
-    const fresh = run.get(c.runId) as RunRow;
-    const { figures: f, decision: d, review: r } = decide(fresh);
-    score.run(f.score_thousandths, f.played_steps, f.percent_base, f.pending_reviews, f.last_option_index, f.last_credit_thousandths, c.at, c.runId);
-    const next = Number((seq.get(c.runId) as { last: number | null }).last ?? 0) + 1;
-    const inserted = decision.get(c.runId, next, d.step_id, d.option_index, d.correct, d.decision, d.feedback, d.technique, d.time_ms, c.at, d.kind, d.skill, d.credit_thousandths, d.first_submission, d.scored, d.hint_used, d.result) as { id: number };
-    if (r) review.run(inserted.id, c.runId, r.user_id, r.scenario_id, r.step_id, r.auto_thousandths, r.hint_cost_thousandths, c.at);
-    return { seq: next };
-  });
+  const answer = db.transaction(
+    (c: { runId: string; stepId: string; at: string }, decide: Parameters<Store['answer']>[1]) => {
+      if (claim.run(c.at, c.runId, c.stepId).changes !== 1) return null;
+      const fresh = run.get(c.runId) as RunRow;
+      const { figures: f, decision: d, review: r } = decide(fresh);
+      score.run(
+        f.score_thousandths,
+        f.played_steps,
+        f.percent_base,
+        f.pending_reviews,
+        f.last_option_index,
+        f.last_credit_thousandths,
+        c.at,
+        c.runId,
+      );
+      const next = Number((seq.get(c.runId) as { last: number | null }).last ?? 0) + 1;
+      const inserted = decision.get(
+        c.runId,
+        next,
+        d.step_id,
+        d.option_index,
+        d.correct,
+        d.decision,
+        d.feedback,
+        d.technique,
+        d.time_ms,
+        c.at,
+        d.kind,
+        d.skill,
+        d.credit_thousandths,
+        d.first_submission,
+        d.scored,
+        d.hint_used,
+        d.result,
+      ) as { id: number };
+      if (r)
+        review.run(
+          inserted.id,
+          c.runId,
+          r.user_id,
+          r.scenario_id,
+          r.step_id,
+          r.auto_thousandths,
+          r.hint_cost_thousandths,
+          c.at,
+        );
+      return { seq: next };
+    },
+  );
   return {
     sessionUser: async (id) => session.get(id) as SessionUser | undefined,
     touchSession: async (id, at) => void touch.run(at, id),
     run: async (id) => run.get(id) as RunRow | undefined,
     scenario: async (id) => scenario.get(id) as ScenarioRow | undefined,
     insertRun: async (r) =>
-      void insertRun.run(r.id, r.user_id, r.scenario_id, r.scenario_name, r.step_count, r.current_step_id, r.percent_base, r.best_path_steps, 'in_progress', r.started_at, r.started_at),
+      void insertRun.run(
+        r.id,
+        r.user_id,
+        r.scenario_id,
+        r.scenario_name,
+        r.step_count,
+        r.current_step_id,
+        r.percent_base,
+        r.best_path_steps,
+        'in_progress',
+        r.started_at,
+        r.started_at,
+      ),
     answer: async (c, decide) => answer(c, decide),
     move: async (m) =>
       m.to.kind === 'finish'
@@ -187,15 +249,28 @@ const numbered = (text: string) => {
 
 function postgresStore(url: string): Store {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
-  const one = async <T>(text: string, values: unknown[]) => (await pool.query(numbered(text), values)).rows[0] as T | undefined;
+  const one = async <T>(text: string, values: unknown[]) =>
+    (await pool.query(numbered(text), values)).rows[0] as T | undefined;
   return {
     sessionUser: (id) => one<SessionUser>(SESSION_SQL, [id]),
-    touchSession: async (id, at) => void (await pool.query('update sessions set last_seen_at = $1 where id = $2', [at, id])),
+    touchSession: async (id, at) =>
+      void (await pool.query('update sessions set last_seen_at = $1 where id = $2', [at, id])),
     run: (id) => one<RunRow>('select * from runs where id = ?', [id]),
-    scenario: (id) => one<ScenarioRow>('select id, name, step_count, definition, deleted_at from scenarios where id = ?', [id]),
+    scenario: (id) =>
+      one<ScenarioRow>('select id, name, step_count, definition, deleted_at from scenarios where id = ?', [id]),
     insertRun: async (r) =>
       void (await pool.query(numbered(RUN_INSERT_SQL), [
-        r.id, r.user_id, r.scenario_id, r.scenario_name, r.step_count, r.current_step_id, r.percent_base, r.best_path_steps, 'in_progress', r.started_at, r.started_at,
+        r.id,
+        r.user_id,
+        r.scenario_id,
+        r.scenario_name,
+        r.step_count,
+        r.current_step_id,
+        r.percent_base,
+        r.best_path_steps,
+        'in_progress',
+        r.started_at,
+        r.started_at,
       ])),
     async answer(c, decide) {
       const client = await pool.connect();
@@ -208,14 +283,48 @@ function postgresStore(url: string): Store {
         }
         const fresh = (await client.query('select * from runs where id = $1', [c.runId])).rows[0] as RunRow;
         const { figures: f, decision: d, review: r } = decide(fresh);
-        await client.query(numbered(SCORE_SQL), [f.score_thousandths, f.played_steps, f.percent_base, f.pending_reviews, f.last_option_index, f.last_credit_thousandths, c.at, c.runId]);
-        const next = Number(((await client.query(numbered(SEQ_SQL), [c.runId])).rows[0] as { last: number | null }).last ?? 0) + 1;
+        await client.query(numbered(SCORE_SQL), [
+          f.score_thousandths,
+          f.played_steps,
+          f.percent_base,
+          f.pending_reviews,
+          f.last_option_index,
+          f.last_credit_thousandths,
+          c.at,
+          c.runId,
+        ]);
+        const next =
+          Number(((await client.query(numbered(SEQ_SQL), [c.runId])).rows[0] as { last: number | null }).last ?? 0) + 1;
         const inserted = await client.query(numbered(DECISION_SQL), [
-          c.runId, next, d.step_id, d.option_index, d.correct, d.decision, d.feedback, d.technique, d.time_ms, c.at,
-          d.kind, d.skill, d.credit_thousandths, d.first_submission, d.scored, d.hint_used, d.result,
+          c.runId,
+          next,
+          d.step_id,
+          d.option_index,
+          d.correct,
+          d.decision,
+          d.feedback,
+          d.technique,
+          d.time_ms,
+          c.at,
+          d.kind,
+          d.skill,
+          d.credit_thousandths,
+          d.first_submission,
+          d.scored,
+          d.hint_used,
+          d.result,
         ]);
         if (r) {
-          await client.query(numbered(REVIEW_SQL), [(inserted.rows[0] as { id: number }).id, c.runId, r.user_id, r.scenario_id, r.step_id, r.auto_thousandths, r.hint_cost_thousandths, c.at]);
+          await client.query(numbered(REVIEW_SQL), [
+            (inserted.rows[0] as { id: number }).id,
+            c.runId,
+            r.user_id,
+            r.scenario_id,
+            r.step_id,
+            r.auto_thousandths,
+            r.hint_cost_thousandths,
+            c.at,
+          ]);
         }
         await client.query('commit');
         return { seq: next };
@@ -229,7 +338,14 @@ function postgresStore(url: string): Store {
     async move(m) {
       const result =
         m.to.kind === 'finish'
-          ? await pool.query(numbered(MOVE_FINISH_SQL), [m.at, m.percentBase, m.at, m.runId, m.fromStepId, m.optionIndex])
+          ? await pool.query(numbered(MOVE_FINISH_SQL), [
+              m.at,
+              m.percentBase,
+              m.at,
+              m.runId,
+              m.fromStepId,
+              m.optionIndex,
+            ])
           : await pool.query(numbered(MOVE_STEP_SQL), moveValues(m));
       return result.rowCount === 1;
     },
@@ -261,7 +377,8 @@ async function signedInUser(request: http.IncomingMessage): Promise<SessionUser>
   const id = createHash('sha256').update(token).digest('hex');
   const user = await store.sessionUser(id);
   const now = Date.now();
-  if (!user || Date.parse(user.expires_at) <= now || user.disabled === 1 || user.role === 'pending') throw new HttpError(401, 'Sign in first.');
+  if (!user || Date.parse(user.expires_at) <= now || user.disabled === 1 || user.role === 'pending')
+    throw new HttpError(401, 'Sign in first.');
   if (now - Date.parse(user.last_seen_at) > 60_000) await store.touchSession(id, new Date(now).toISOString());
   return user;
 }
@@ -269,7 +386,14 @@ async function signedInUser(request: http.IncomingMessage): Promise<SessionUser>
 /** The step as the player sees it: what the load generator needs to answer it (no key). */
 function playerStep(runId: string, step: ScenarioStep) {
   const order = orderOf(runId, step);
-  const common = { id: step.id, kind: step.kind, title: step.title, description: step.description, artifacts: step.artifacts ?? [], hint: null };
+  const common = {
+    id: step.id,
+    kind: step.kind,
+    title: step.title,
+    description: step.description,
+    artifacts: step.artifacts ?? [],
+    hint: null,
+  };
   switch (step.kind) {
     case 'choice':
     case 'multi':
@@ -288,7 +412,8 @@ function playerStep(runId: string, step: ScenarioStep) {
   }
 }
 
-const orderOf = (runId: string, step: ScenarioStep) => (hasShownOptions(step) ? shownOrder(runId, step.id, step.options.length) : []);
+const orderOf = (runId: string, step: ScenarioStep) =>
+  hasShownOptions(step) ? shownOrder(runId, step.id, step.options.length) : [];
 
 const techniqueKey = (step: ScenarioStep) => {
   const id = step.mitre_attack?.trim();
@@ -326,7 +451,10 @@ async function startRun(user: SessionUser, body: { scenarioId?: unknown }) {
     best_path_steps: bestPathSteps,
     started_at: at,
   });
-  return { status: 201, body: { run: { id, status: 'in_progress', score: 0, currentStep: playerStep(id, first), timeline: [] } } };
+  return {
+    status: 201,
+    body: { run: { id, status: 'in_progress', score: 0, currentStep: playerStep(id, first), timeline: [] } },
+  };
 }
 
 async function answer(user: SessionUser, runId: string, body: Record<string, unknown>) {
@@ -334,7 +462,8 @@ async function answer(user: SessionUser, runId: string, body: Record<string, unk
   const input = body as unknown as AnswerInput;
   const run = await ownRun(user, runId);
   const { definition } = await liveScenario(run.scenario_id);
-  if (body.stepId !== run.current_step_id || run.current_answered === 1) throw new HttpError(409, 'Not the current step.');
+  if (body.stepId !== run.current_step_id || run.current_answered === 1)
+    throw new HttpError(409, 'Not the current step.');
   const steps = definition.steps;
   const step = steps.find((candidate) => candidate.id === run.current_step_id);
   if (!step) throw new HttpError(409, 'The scenario changed.');
@@ -349,7 +478,12 @@ async function answer(user: SessionUser, runId: string, body: Record<string, unk
   let verdict = { correct: false, feedback: '' };
   const stored = await store.answer({ runId, stepId: step.id, at }, (fresh) => {
     const firstSubmission = fresh.visit_submitted === 0;
-    const graded = gradeStep(step, input, { order: orderOf(runId, step), hintOpened: fresh.hint_opened === 1, hintCost, firstSubmission });
+    const graded = gradeStep(step, input, {
+      order: orderOf(runId, step),
+      hintOpened: fresh.hint_opened === 1,
+      hintCost,
+      firstSubmission,
+    });
     const counted = firstSubmission && scored;
     const playedSteps = fresh.played_steps + (counted ? 1 : 0);
     const pendingReview = graded.result.kind === 'write' && graded.result.review !== null;
@@ -400,7 +534,11 @@ async function answer(user: SessionUser, runId: string, body: Record<string, unk
       correct: verdict.correct,
       feedback: verdict.feedback,
       nextAction: next.kind === 'step' ? 'next' : next.kind,
-      run: { id: runId, status: 'in_progress', timeline: [{ seq: stored.seq, stepId: step.id, optionIndex: fileOptionIndex, correct: verdict.correct }] },
+      run: {
+        id: runId,
+        status: 'in_progress',
+        timeline: [{ seq: stored.seq, stepId: step.id, optionIndex: fileOptionIndex, correct: verdict.correct }],
+      },
     },
   };
 }
@@ -416,13 +554,39 @@ async function moveOn(user: SessionUser, runId: string) {
       ? resolveNextStep(steps, step.id, run.last_option_index)
       : resolveNextStep(steps, step.id, { credit: (run.last_credit_thousandths ?? 0) / 1000 });
   const at = new Date().toISOString();
-  const percentBase = runPercentBase({ status: 'completed', playedSteps: run.played_steps, bestPathSteps: run.best_path_steps });
-  if (!(await store.move({ runId, fromStepId: run.current_step_id, optionIndex: run.last_option_index, to, percentBase, at }))) {
+  const percentBase = runPercentBase({
+    status: 'completed',
+    playedSteps: run.played_steps,
+    bestPathSteps: run.best_path_steps,
+  });
+  if (
+    !(await store.move({
+      runId,
+      fromStepId: run.current_step_id,
+      optionIndex: run.last_option_index,
+      to,
+      percentBase,
+      at,
+    }))
+  ) {
     throw new HttpError(409, 'Answer the step first.');
   }
-  if (to.kind === 'finish') return { status: 200, body: { run: { id: runId, status: 'completed', currentStep: null } } };
+  if (to.kind === 'finish')
+    return { status: 200, body: { run: { id: runId, status: 'completed', currentStep: null } } };
   const stepId = to.kind === 'step' ? to.stepId : run.current_step_id;
-  return { status: 200, body: { run: { id: runId, status: 'in_progress', currentStep: playerStep(runId, steps.find((s) => s.id === stepId)!) } } };
+  return {
+    status: 200,
+    body: {
+      run: {
+        id: runId,
+        status: 'in_progress',
+        currentStep: playerStep(
+          runId,
+          steps.find((s) => s.id === stepId)!,
+        ),
+      },
+    },
+  };
 }
 
 const RUN_ACTION = /^\/api\/runs\/([^/]{1,100})\/(answer|next)$/;
@@ -454,11 +618,16 @@ const server = http.createServer((request, response) => {
   request.on('end', () => {
     route(request, Buffer.concat(chunks).toString('utf8'))
       .catch((error: unknown) =>
-        error instanceof HttpError ? { status: error.status, body: { error: error.message } } : { status: 500, body: { error: String(error) } },
+        error instanceof HttpError
+          ? { status: error.status, body: { error: error.message } }
+          : { status: 500, body: { error: String(error) } },
       )
       .then(({ status, body }) => {
         const text = JSON.stringify(body);
-        response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text) });
+        response.writeHead(status, {
+          'content-type': 'application/json; charset=utf-8',
+          'content-length': Buffer.byteLength(text),
+        });
         response.end(text);
       });
   });

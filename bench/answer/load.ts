@@ -80,7 +80,11 @@ export async function runTraineeLoad({
       const trainee = trainees[nextTrainee++ % trainees.length]!;
       // The player counts into whichever counters are current, so the window's counts are its own.
       const view = { current: measuring ? counters : warmupCounters };
-      const player = new TraineePlayer(trainee, new Proxy(counters, { get: (_target, key) => Reflect.get(view.current, key) }), onAck);
+      const player = new TraineePlayer(
+        trainee,
+        new Proxy(counters, { get: (_target, key) => Reflect.get(view.current, key) }),
+        onAck,
+      );
       const headers = { cookie: trainee.cookie, 'content-type': 'application/json', origin: url };
       let sent = player.nextRequest();
       let sentAt = 0;
@@ -100,7 +104,8 @@ export async function runTraineeLoad({
               const latency = performance.now() - sentAt;
               latencies.push(latency);
               kindLatencies[sent.kind].push(latency);
-              if (process.env.BENCH_DEBUG_SLOW && latency > 500) console.log(`slow ${sent.kind} ${status} ${Math.round(latency)} ms, sent at ${Math.round(sentAt)}`);
+              if (process.env.BENCH_DEBUG_SLOW && latency > 500)
+                console.log(`slow ${sent.kind} ${status} ${Math.round(latency)} ms, sent at ${Math.round(sentAt)}`);
             }
             player.onResponse(sent, status, body);
           },
@@ -141,9 +146,15 @@ export async function runTraineeLoad({
     p99: round(quantile(latencies, 0.99), 2),
     max: round(latencies.at(-1) ?? Number.NaN, 1),
     counters,
-    byKind: { start: percentiles(kindLatencies.start), answer: percentiles(kindLatencies.answer), next: percentiles(kindLatencies.next) },
+    byKind: {
+      start: percentiles(kindLatencies.start),
+      answer: percentiles(kindLatencies.answer),
+      next: percentiles(kindLatencies.next),
+    },
     serverCpuMsPerRequest:
-      serverCpuBefore !== null && serverCpuAfter !== null && served > 0 ? round((serverCpuAfter - serverCpuBefore) / served, 3) : null,
+      serverCpuBefore !== null && serverCpuAfter !== null && served > 0
+        ? round((serverCpuAfter - serverCpuBefore) / served, 3)
+        : null,
     clientCpuMsPerRequest: round((clientCpu.user + clientCpu.system) / 1000 / Math.max(1, latencies.length), 3),
     connectionErrors: result.errors,
     listenOverflows: listenOverflows() - overflowsBefore,

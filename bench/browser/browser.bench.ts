@@ -14,7 +14,12 @@ export interface BrowserOptions {
   skipBuild?: boolean;
 }
 
-const TRAINEE = { email: 'browser-trainee@bench.test', password: 'Browser!Trainee1', firstName: 'Bea', lastName: 'Browser' };
+const TRAINEE = {
+  email: 'browser-trainee@bench.test',
+  password: 'Browser!Trainee1',
+  firstName: 'Bea',
+  lastName: 'Browser',
+};
 
 interface RouteSize {
   route: string;
@@ -48,7 +53,9 @@ export async function browserBenchmark(options: BrowserOptions): Promise<Section
   try {
     const admin = await signInApi(server.url, BENCH_ADMIN);
     const trainee = await seedTrainee(server.url, admin.cookie);
-    const scenarios = (await (await fetch(`${server.url}/api/sim/list`, { headers: { cookie: trainee.cookie } })).json()) as { scenarios: { id: string }[] };
+    const scenarios = (await (
+      await fetch(`${server.url}/api/sim/list`, { headers: { cookie: trainee.cookie } })
+    ).json()) as { scenarios: { id: string }[] };
     const player = `/simulation/${scenarios.scenarios[0]!.id}`;
     const routes: { route: string; as: RouteSize['as'] }[] = [
       { route: '/login', as: 'anonymous' },
@@ -71,9 +78,13 @@ export async function browserBenchmark(options: BrowserOptions): Promise<Section
       { route: '/admin/difficulty', as: 'admin' },
       { route: '/upload', as: 'admin' },
     ];
-    const cookieOf = (as: RouteSize['as']) => (as === 'trainee' ? trainee.cookie : as === 'admin' ? admin.cookie : null);
+    const cookieOf = (as: RouteSize['as']) =>
+      as === 'trainee' ? trainee.cookie : as === 'admin' ? admin.cookie : null;
     sizes = await measureRouteSizes(server.url, routes, cookieOf);
-    for (const size of sizes) log(`browser: ${size.route}: ${round(size.jsGzip / 1024, 1)} kB gzip JS, ${round(size.cssGzip / 1024, 1)} kB gzip CSS`);
+    for (const size of sizes)
+      log(
+        `browser: ${size.route}: ${round(size.jsGzip / 1024, 1)} kB gzip JS, ${round(size.cssGzip / 1024, 1)} kB gzip CSS`,
+      );
 
     const audited: { route: string; as: RouteSize['as'] }[] = [
       { route: '/login', as: 'anonymous' },
@@ -96,11 +107,22 @@ export async function browserBenchmark(options: BrowserOptions): Promise<Section
 /** Registers a trainee through the API and has the admin approve it, as a person would. */
 async function seedTrainee(baseUrl: string, adminCookie: string): Promise<{ cookie: string }> {
   const headers = { 'content-type': 'application/json', origin: baseUrl };
-  const registered = await fetch(`${baseUrl}/api/auth/register`, { method: 'POST', headers, body: JSON.stringify({ ...TRAINEE, designation: 'SOC Analyst' }) });
-  if (registered.status !== 201) throw new Error(`registration failed: ${registered.status} ${await registered.text()}`);
-  const pending = (await (await fetch(`${baseUrl}/api/users/pending`, { headers: { cookie: adminCookie } })).json()) as { users: { id: string; email: string }[] };
+  const registered = await fetch(`${baseUrl}/api/auth/register`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ ...TRAINEE, designation: 'SOC Analyst' }),
+  });
+  if (registered.status !== 201)
+    throw new Error(`registration failed: ${registered.status} ${await registered.text()}`);
+  const pending = (await (
+    await fetch(`${baseUrl}/api/users/pending`, { headers: { cookie: adminCookie } })
+  ).json()) as { users: { id: string; email: string }[] };
   const id = pending.users.find((user) => user.email === TRAINEE.email)!.id;
-  const approved = await fetch(`${baseUrl}/api/users/${id}/approve`, { method: 'POST', headers: { ...headers, cookie: adminCookie }, body: JSON.stringify({ role: 'student' }) });
+  const approved = await fetch(`${baseUrl}/api/users/${id}/approve`, {
+    method: 'POST',
+    headers: { ...headers, cookie: adminCookie },
+    body: JSON.stringify({ role: 'student' }),
+  });
   if (!approved.ok) throw new Error(`approval failed: ${approved.status}`);
   return signInApi(baseUrl, TRAINEE);
 }
@@ -125,7 +147,8 @@ async function measureRouteSizes(
       const bodies: Promise<{ type: string; url: string; bytes: Buffer }>[] = [];
       page.on('response', (response) => {
         const type = response.request().resourceType();
-        if (type === 'script' || type === 'stylesheet') bodies.push(response.body().then((bytes) => ({ type, url: response.url(), bytes })));
+        if (type === 'script' || type === 'stylesheet')
+          bodies.push(response.body().then((bytes) => ({ type, url: response.url(), bytes })));
       });
       await page.goto(route, { waitUntil: 'networkidle' }).catch(() => page.waitForLoadState('load'));
       await page.getByRole('heading', { level: 1 }).first().waitFor({ timeout: 20_000 });
@@ -143,7 +166,9 @@ async function measureRouteSizes(
         jsGzip: js.reduce((sum, file) => sum + gz(file.bytes), 0),
         cssFiles: css.length,
         cssGzip: css.reduce((sum, file) => sum + gz(file.bytes), 0),
-        largest: largest ? `${new URL(largest.url).pathname.split('/').pop()} (${round(gz(largest.bytes) / 1024, 1)} kB gz)` : '-',
+        largest: largest
+          ? `${new URL(largest.url).pathname.split('/').pop()} (${round(gz(largest.bytes) / 1024, 1)} kB gz)`
+          : '-',
       });
       await context.close();
     }
@@ -171,7 +196,12 @@ async function runLighthouse(url: string, cookie: string | null): Promise<Omit<L
     const { lhr } = result;
     const metric = (id: string) => lhr.audits[id]?.displayValue ?? '-';
     const failing = Object.values(lhr.audits)
-      .filter((audit) => audit.score !== null && audit.score < 0.9 && ['numeric', 'binary', 'metricSavings'].includes(audit.scoreDisplayMode))
+      .filter(
+        (audit) =>
+          audit.score !== null &&
+          audit.score < 0.9 &&
+          ['numeric', 'binary', 'metricSavings'].includes(audit.scoreDisplayMode),
+      )
       .map((audit) => `${audit.id}${audit.displayValue ? ` (${audit.displayValue})` : ''}`);
     return {
       performance: lhr.categories.performance?.score ?? 0,
@@ -190,7 +220,11 @@ async function runLighthouse(url: string, cookie: string | null): Promise<Omit<L
   }
 }
 
-function browserSection(sizes: RouteSize[], audits: LighthouseResult[], meta: { quick: boolean; started: number }): Section {
+function browserSection(
+  sizes: RouteSize[],
+  audits: LighthouseResult[],
+  meta: { quick: boolean; started: number },
+): Section {
   const login = sizes.find((size) => size.route === '/login');
   const targets: Target[] = [
     {
@@ -202,8 +236,18 @@ function browserSection(sizes: RouteSize[], audits: LighthouseResult[], meta: { 
   ];
   for (const audit of audits) {
     targets.push(
-      { name: `lighthouse ${audit.route}: performance (desktop)`, target: '≥ 0.95', measured: String(audit.performance), pass: audit.performance >= 0.95 },
-      { name: `lighthouse ${audit.route}: accessibility`, target: '1.0', measured: String(audit.accessibility), pass: audit.accessibility >= 1 },
+      {
+        name: `lighthouse ${audit.route}: performance (desktop)`,
+        target: '≥ 0.95',
+        measured: String(audit.performance),
+        pass: audit.performance >= 0.95,
+      },
+      {
+        name: `lighthouse ${audit.route}: accessibility`,
+        target: '1.0',
+        measured: String(audit.accessibility),
+        pass: audit.accessibility >= 1,
+      },
     );
   }
   const markdown = [
@@ -213,7 +257,16 @@ function browserSection(sizes: RouteSize[], audits: LighthouseResult[], meta: { 
     '',
     table(
       ['route', 'as', 'JS files', 'JS kB', 'JS kB gzip', 'CSS files', 'CSS kB gzip', 'largest script'],
-      sizes.map((size) => [size.route, size.as, size.jsFiles, round(size.jsBytes / 1024, 1), round(size.jsGzip / 1024, 1), size.cssFiles, round(size.cssGzip / 1024, 1), size.largest]),
+      sizes.map((size) => [
+        size.route,
+        size.as,
+        size.jsFiles,
+        round(size.jsBytes / 1024, 1),
+        round(size.jsGzip / 1024, 1),
+        size.cssFiles,
+        round(size.cssGzip / 1024, 1),
+        size.largest,
+      ]),
     ),
     '',
     'Lighthouse 12 (desktop preset, the system Chromium headless), performance and accessibility:',

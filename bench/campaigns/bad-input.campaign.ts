@@ -54,7 +54,8 @@ export async function badInputCampaign(options: BadInputOptions): Promise<Sectio
           try {
             report = await runBadInputCampaign(t, { numRuns: casesPerSeed, seed, byStatus });
           } catch (error) {
-            const cause = error instanceof Error && error.cause instanceof Error ? `\nCause: ${error.cause.message}` : '';
+            const cause =
+              error instanceof Error && error.cause instanceof Error ? `\nCause: ${error.cause.message}` : '';
             failure = error instanceof Error ? `${error.message}${cause}`.slice(0, 2500) : String(error);
           } finally {
             await t.close();
@@ -69,7 +70,9 @@ export async function badInputCampaign(options: BadInputOptions): Promise<Sectio
             byStatus,
             failure,
           });
-          log(`bad-input/${dialect} seed ${seed}: ${cases} cases, ${JSON.stringify(byStatus)}${failure ? ` FAILED: ${failure.split('\n')[0]}` : ''}`);
+          log(
+            `bad-input/${dialect} seed ${seed}: ${cases} cases, ${JSON.stringify(byStatus)}${failure ? ` FAILED: ${failure.split('\n')[0]}` : ''}`,
+          );
         }
       } finally {
         await database?.drop();
@@ -92,14 +95,24 @@ async function seedRecords(t: TestApp): Promise<void> {
   }
 }
 
-function badInputSection(results: SeedResult[], meta: { quick: boolean; casesPerSeed: number; started: number }): Section {
+function badInputSection(
+  results: SeedResult[],
+  meta: { quick: boolean; casesPerSeed: number; started: number },
+): Section {
   const targets: Target[] = [];
   const statuses = [...new Set(results.flatMap((result) => Object.keys(result.byStatus)))].sort();
   for (const dialect of [...new Set(results.map((result) => result.dialect))]) {
     const mine = results.filter((result) => result.dialect === dialect);
     const cases = mine.reduce((sum, result) => sum + result.cases, 0);
     const failures = mine.filter((result) => result.failure !== null).length;
-    const fiveHundreds = mine.reduce((sum, result) => sum + Object.entries(result.byStatus).filter(([status]) => Number(status) >= 500).reduce((s, [, n]) => s + n, 0), 0);
+    const fiveHundreds = mine.reduce(
+      (sum, result) =>
+        sum +
+        Object.entries(result.byStatus)
+          .filter(([status]) => Number(status) >= 500)
+          .reduce((s, [, n]) => s + n, 0),
+      0,
+    );
     targets.push({
       name: `bad input, ${dialect}: generated requests answered 2xx or readable 4xx, nothing changed after a 4xx`,
       target: 'every case; no 5xx',

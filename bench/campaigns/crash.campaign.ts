@@ -112,7 +112,11 @@ async function checkDatabase(db: Db, dialect: Dialect, acked: AckedAnswer[]): Pr
   for (const ack of acked) {
     const stored = byKey.get(`${ack.runId}#${ack.seq}`);
     if (!stored) missing.push(`${ack.runId}#${ack.seq}`);
-    else if (stored.step_id !== ack.stepId || stored.option_index !== ack.optionIndex || (stored.correct === 1) !== ack.correct) {
+    else if (
+      stored.step_id !== ack.stepId ||
+      stored.option_index !== ack.optionIndex ||
+      (stored.correct === 1) !== ack.correct
+    ) {
       mismatched.push(`${ack.runId}#${ack.seq}`);
     }
   }
@@ -134,12 +138,18 @@ async function checkDatabase(db: Db, dialect: Dialect, acked: AckedAnswer[]): Pr
     // The score is the sum of the decisions' credits (no written answer is graded during the campaign).
     const credited = list.reduce((sum, decision) => sum + decision.credit_thousandths, 0);
     if (run.score_thousandths !== credited) {
-      scoreMismatches.push(`${run.id}: score ${run.score_thousandths} vs ${credited} thousandths of credit in its decisions`);
+      scoreMismatches.push(
+        `${run.id}: score ${run.score_thousandths} vs ${credited} thousandths of credit in its decisions`,
+      );
     }
     // Sequence numbers run 1..n without gaps, and an answered step is the latest decision.
-    if (list.some((decision, index) => decision.seq !== index + 1)) stateMismatches.push(`${run.id}: decision numbers have gaps`);
+    if (list.some((decision, index) => decision.seq !== index + 1))
+      stateMismatches.push(`${run.id}: decision numbers have gaps`);
     const last = list.at(-1);
-    if (run.current_answered === 1 && (!last || last.step_id !== run.current_step_id || last.option_index !== run.last_option_index)) {
+    if (
+      run.current_answered === 1 &&
+      (!last || last.step_id !== run.current_step_id || last.option_index !== run.last_option_index)
+    ) {
       stateMismatches.push(`${run.id}: answered step ${run.current_step_id} has no matching latest decision`);
     }
   }
@@ -168,7 +178,9 @@ async function checkDatabase(db: Db, dialect: Dialect, acked: AckedAnswer[]): Pr
 async function postgresIntegrity(db: Db): Promise<string> {
   const orphans = await sql<{ decisions: number; runs: number }>`
     select (select count(*) from run_decisions d where not exists (select 1 from runs r where r.id = d.run_id)) as decisions,
-           (select count(*) from runs r where not exists (select 1 from users u where u.id = r.user_id)) as runs`.execute(db);
+           (select count(*) from runs r where not exists (select 1 from users u where u.id = r.user_id)) as runs`.execute(
+    db,
+  );
   const orphanText = `orphans: ${orphans.rows[0]!.decisions} decisions, ${orphans.rows[0]!.runs} runs`;
   try {
     await sql`create extension if not exists amcheck`.execute(db);
@@ -227,15 +239,34 @@ function crashSection(
     `${meta.traineeCount} trainees play as in the answer benchmark; at a random moment (0.5-4 s in, seeded with ${meta.seed}) the`,
     'server gets SIGKILL, is started again on the same data (SQLite file in WAL mode / PostgreSQL database), and the',
     'database is checked: every answer the client saw acknowledged with 200 is stored with the same step, option and',
-    'verdict; every run\'s score (in thousandths) equals the sum of its decisions\' credits; decision numbers have no',
+    "verdict; every run's score (in thousandths) equals the sum of its decisions' credits; decision numbers have no",
     'gaps and an answered step is the latest decision; SQLite passes',
     '`PRAGMA integrity_check` and `foreign_key_check`, PostgreSQL passes amcheck on every B-tree index and has no orphans.',
     'Acknowledged and found are cumulative over the repetitions (each check covers every earlier answer too).',
     '',
-    table(['database', 'kills', 'answers acknowledged', 'found', 'score mismatches', 'mean restart s', 'integrity (last check)'], summary),
+    table(
+      [
+        'database',
+        'kills',
+        'answers acknowledged',
+        'found',
+        'score mismatches',
+        'mean restart s',
+        'integrity (last check)',
+      ],
+      summary,
+    ),
     '',
     table(
-      ['database', '#', 'killed after ms', 'acknowledged in this round', 'found / acknowledged so far', 'runs checked', 'restart ms'],
+      [
+        'database',
+        '#',
+        'killed after ms',
+        'acknowledged in this round',
+        'found / acknowledged so far',
+        'runs checked',
+        'restart ms',
+      ],
       results.map((result) => [
         result.dialect,
         result.repetition,
@@ -246,7 +277,9 @@ function crashSection(
         result.restartMs,
       ]),
     ),
-    ...(problems.length > 0 ? ['', 'Problems found:', '', ...problems.slice(0, 30).map((problem) => `- ${problem}`)] : ['', 'No problem found.']),
+    ...(problems.length > 0
+      ? ['', 'Problems found:', '', ...problems.slice(0, 30).map((problem) => `- ${problem}`)]
+      : ['', 'No problem found.']),
   ].join('\n');
   return {
     id: 'crash',

@@ -54,7 +54,10 @@ const PHOTO = '/api/profile/photo';
 const UPLOAD = '/api/sim/upload-scenario';
 const GiB = 1024 ** 3;
 
-const multipart = (part: FilePart) => async () => ({ bytes: multipartBody(part), contentType: `multipart/form-data; boundary=${BOUNDARY}` });
+const multipart = (part: FilePart) => async () => ({
+  bytes: multipartBody(part),
+  contentType: `multipart/form-data; boundary=${BOUNDARY}`,
+});
 
 const VALID_SCENARIO = (id: string, extra = '') => `id: ${id}
 name: Hostile file campaign ${id}
@@ -72,17 +75,23 @@ ${extra}steps:
 `;
 
 /** The stored profile picture is a re-encoded WebP that carries none of the given bytes. */
-const photoIsCleanWebp = (forbidden: string[]) => async ({ server, cookie, userId }: VerifyContext) => {
-  const response = await fetch(`${server.url}/api/users/${userId}/photo`, { headers: { cookie } });
-  const bytes = Buffer.from(await response.arrayBuffer());
-  if (response.headers.get('content-type') !== 'image/webp') return `stored as ${response.headers.get('content-type')}`;
-  if (bytes.subarray(0, 4).toString('latin1') !== 'RIFF' || bytes.subarray(8, 12).toString('latin1') !== 'WEBP') return 'stored bytes are not WebP';
-  const leaked = forbidden.filter((marker) => bytes.includes(Buffer.from(marker, 'latin1')));
-  return leaked.length > 0 ? `stored picture still holds ${leaked.join(', ')}` : null;
-};
+const photoIsCleanWebp =
+  (forbidden: string[]) =>
+  async ({ server, cookie, userId }: VerifyContext) => {
+    const response = await fetch(`${server.url}/api/users/${userId}/photo`, { headers: { cookie } });
+    const bytes = Buffer.from(await response.arrayBuffer());
+    if (response.headers.get('content-type') !== 'image/webp')
+      return `stored as ${response.headers.get('content-type')}`;
+    if (bytes.subarray(0, 4).toString('latin1') !== 'RIFF' || bytes.subarray(8, 12).toString('latin1') !== 'WEBP')
+      return 'stored bytes are not WebP';
+    const leaked = forbidden.filter((marker) => bytes.includes(Buffer.from(marker, 'latin1')));
+    return leaked.length > 0 ? `stored picture still holds ${leaked.join(', ')}` : null;
+  };
 
 async function gifJsPolyglot(): Promise<Buffer> {
-  const gif = await sharp({ create: { width: 2, height: 2, channels: 3, background: '#0af' } }).gif().toBuffer();
+  const gif = await sharp({ create: { width: 2, height: 2, channels: 3, background: '#0af' } })
+    .gif()
+    .toBuffer();
   // GIF89a/*...*/=alert(...)// : the logical screen width bytes open a JS comment, the tail closes it.
   const polyglot = Buffer.from(gif);
   polyglot[6] = 0x2f; // '/'
@@ -91,9 +100,18 @@ async function gifJsPolyglot(): Promise<Buffer> {
 }
 
 function hostileCases(quick: boolean): HostileCase[] {
-  const svg = '<svg xmlns="http://www.w3.org/2000/svg" onload="window.__pwned=1"><script>window.__pwned=1</script><rect width="9" height="9"/></svg>';
+  const svg =
+    '<svg xmlns="http://www.w3.org/2000/svg" onload="window.__pwned=1"><script>window.__pwned=1</script><rect width="9" height="9"/></svg>';
   const aliasBomb = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
-    .concat(Array.from({ length: 9 }, (_, i) => `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(9).fill(`*${String.fromCharCode(97 + i)}`).join(',')}]`))
+    .concat(
+      Array.from(
+        { length: 9 },
+        (_, i) =>
+          `${String.fromCharCode(98 + i)}: &${String.fromCharCode(98 + i)} [${Array(9)
+            .fill(`*${String.fromCharCode(97 + i)}`)
+            .join(',')}]`,
+      ),
+    )
     .join('\n');
   const depth = 100_000;
   const streamBytes = quick ? GiB / 4 : GiB;
@@ -101,35 +119,63 @@ function hostileCases(quick: boolean): HostileCase[] {
     // --- Profile picture -------------------------------------------------------------------------
     {
       name: 'HTML page named evil.png, sent as image/png',
-      method: 'PUT', path: PHOTO, expected: 'refused', withinMs: 2000,
-      body: multipart({ filename: 'evil.png', contentType: 'image/png', bytes: Buffer.from('<html><script>window.__pwned=1</script></html>') }),
+      method: 'PUT',
+      path: PHOTO,
+      expected: 'refused',
+      withinMs: 2000,
+      body: multipart({
+        filename: 'evil.png',
+        contentType: 'image/png',
+        bytes: Buffer.from('<html><script>window.__pwned=1</script></html>'),
+      }),
     },
     {
       name: 'PDF named photo.jpg, sent as image/jpeg',
-      method: 'PUT', path: PHOTO, expected: 'refused', withinMs: 2000,
-      body: multipart({ filename: 'photo.jpg', contentType: 'image/jpeg', bytes: Buffer.from('%PDF-1.7\n1 0 obj <</Type/Catalog>> endobj\n%%EOF') }),
+      method: 'PUT',
+      path: PHOTO,
+      expected: 'refused',
+      withinMs: 2000,
+      body: multipart({
+        filename: 'photo.jpg',
+        contentType: 'image/jpeg',
+        bytes: Buffer.from('%PDF-1.7\n1 0 obj <</Type/Catalog>> endobj\n%%EOF'),
+      }),
     },
     {
       name: 'SVG with script, sent as image/svg+xml',
-      method: 'PUT', path: PHOTO, expected: 'refused', withinMs: 2000,
+      method: 'PUT',
+      path: PHOTO,
+      expected: 'refused',
+      withinMs: 2000,
       body: multipart({ filename: 'avatar.svg', contentType: 'image/svg+xml', bytes: Buffer.from(svg) }),
     },
     {
       name: 'SVG with script named avatar.png, sent as image/png',
-      method: 'PUT', path: PHOTO, expected: 'refused', withinMs: 2000,
+      method: 'PUT',
+      path: PHOTO,
+      expected: 'refused',
+      withinMs: 2000,
       body: multipart({ filename: 'avatar.png', contentType: 'image/png', bytes: Buffer.from(svg) }),
     },
     {
       name: 'GIF/JavaScript polyglot (GIF89a/*...*/=alert()//)',
-      method: 'PUT', path: PHOTO, expected: 'neutralised', withinMs: 3000,
+      method: 'PUT',
+      path: PHOTO,
+      expected: 'neutralised',
+      withinMs: 3000,
       body: async () => multipart({ filename: 'poly.gif', contentType: 'image/gif', bytes: await gifJsPolyglot() })(),
       verify: photoIsCleanWebp(['alert', '__pwned']),
     },
     {
       name: 'PNG with a ZIP archive appended',
-      method: 'PUT', path: PHOTO, expected: 'neutralised', withinMs: 3000,
+      method: 'PUT',
+      path: PHOTO,
+      expected: 'neutralised',
+      withinMs: 3000,
       body: async () => {
-        const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#fa0' } }).png().toBuffer();
+        const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: '#fa0' } })
+          .png()
+          .toBuffer();
         const zip = storedZip('payload.js', Buffer.from('window.__pwned = 1;'));
         return multipart({ filename: 'picture.png', contentType: 'image/png', bytes: Buffer.concat([png, zip]) })();
       },
@@ -137,80 +183,162 @@ function hostileCases(quick: boolean): HostileCase[] {
     },
     {
       name: 'Decompression bomb: 84-byte PNG declaring 100,000 × 100,000 pixels',
-      method: 'PUT', path: PHOTO, expected: 'refused', withinMs: 2000,
+      method: 'PUT',
+      path: PHOTO,
+      expected: 'refused',
+      withinMs: 2000,
       body: multipart({ filename: 'bomb.png', contentType: 'image/png', bytes: zeroPng(100_000, 100_000, 1) }),
     },
     {
       name: 'Deflate bomb under the pixel limit: 4,900 × 4,900 PNG of zeros (24 MP, ~25 kB file)',
-      method: 'PUT', path: PHOTO, expected: 'neutralised', withinMs: 10_000,
+      method: 'PUT',
+      path: PHOTO,
+      expected: 'neutralised',
+      withinMs: 10_000,
       body: multipart({ filename: 'zeros.png', contentType: 'image/png', bytes: zeroPng(4900, 4900) }),
       verify: photoIsCleanWebp([]),
     },
     {
       name: 'Picture of 2 MB + 1 byte',
-      method: 'PUT', path: PHOTO, expected: 'refused', withinMs: 2000,
-      body: multipart({ filename: 'big.jpg', contentType: 'image/jpeg', bytes: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(2 * 1024 * 1024 - 3)]) }),
+      method: 'PUT',
+      path: PHOTO,
+      expected: 'refused',
+      withinMs: 2000,
+      body: multipart({
+        filename: 'big.jpg',
+        contentType: 'image/jpeg',
+        bytes: Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(2 * 1024 * 1024 - 3)]),
+      }),
     },
     {
       name: 'Valid PNG named ../../../etc/passwd.png',
-      method: 'PUT', path: PHOTO, expected: 'neutralised', withinMs: 3000,
+      method: 'PUT',
+      path: PHOTO,
+      expected: 'neutralised',
+      withinMs: 3000,
       body: async () =>
-        multipart({ filename: '../../../etc/passwd.png', contentType: 'image/png', bytes: await sharp({ create: { width: 8, height: 8, channels: 3, background: '#123' } }).png().toBuffer() })(),
+        multipart({
+          filename: '../../../etc/passwd.png',
+          contentType: 'image/png',
+          bytes: await sharp({ create: { width: 8, height: 8, channels: 3, background: '#123' } })
+            .png()
+            .toBuffer(),
+        })(),
       verify: photoIsCleanWebp(['passwd']),
     },
     {
       name: `${streamBytes / GiB} GiB stream (chunked, generated while sent) as the picture`,
-      method: 'PUT', path: PHOTO, expected: 'refused', withinMs: 5000, streamBytes,
+      method: 'PUT',
+      path: PHOTO,
+      expected: 'refused',
+      withinMs: 5000,
+      streamBytes,
     },
     {
       name: `${streamBytes / GiB} GiB stream declaring Content-Length as the picture`,
-      method: 'PUT', path: PHOTO, expected: 'refused', withinMs: 5000, streamBytes, declareLength: true,
+      method: 'PUT',
+      path: PHOTO,
+      expected: 'refused',
+      withinMs: 5000,
+      streamBytes,
+      declareLength: true,
     },
     // --- Scenario upload -------------------------------------------------------------------------
     {
       name: 'PNG named scenario.yaml, sent as application/yaml',
-      method: 'POST', path: UPLOAD, expected: 'refused', withinMs: 2000,
+      method: 'POST',
+      path: UPLOAD,
+      expected: 'refused',
+      withinMs: 2000,
       body: async () =>
-        multipart({ filename: 'scenario.yaml', contentType: 'application/yaml', bytes: await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } }).png().toBuffer() })(),
+        multipart({
+          filename: 'scenario.yaml',
+          contentType: 'application/yaml',
+          bytes: await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } })
+            .png()
+            .toBuffer(),
+        })(),
     },
     {
       name: 'SVG with script named scenario.yaml',
-      method: 'POST', path: UPLOAD, expected: 'refused', withinMs: 2000,
+      method: 'POST',
+      path: UPLOAD,
+      expected: 'refused',
+      withinMs: 2000,
       body: multipart({ filename: 'scenario.yaml', contentType: 'application/yaml', bytes: Buffer.from(svg) }),
     },
     {
       name: 'YAML alias bomb (billion laughs: 9 levels of 9 aliases)',
-      method: 'POST', path: UPLOAD, expected: 'refused', withinMs: 2000,
+      method: 'POST',
+      path: UPLOAD,
+      expected: 'refused',
+      withinMs: 2000,
       body: multipart({ filename: 'laughs.yaml', contentType: 'application/yaml', bytes: Buffer.from(aliasBomb) }),
     },
     {
       name: `Deeply nested JSON file: ${depth.toLocaleString('en')} levels of arrays`,
-      method: 'POST', path: UPLOAD, expected: 'refused', withinMs: 3000,
-      body: multipart({ filename: 'deep.json', contentType: 'application/json', bytes: Buffer.from('['.repeat(depth) + ']'.repeat(depth)) }),
+      method: 'POST',
+      path: UPLOAD,
+      expected: 'refused',
+      withinMs: 3000,
+      body: multipart({
+        filename: 'deep.json',
+        contentType: 'application/json',
+        bytes: Buffer.from('['.repeat(depth) + ']'.repeat(depth)),
+      }),
     },
     {
       name: `Deeply nested YAML file: ${depth.toLocaleString('en')} levels of flow sequences`,
-      method: 'POST', path: UPLOAD, expected: 'refused', withinMs: 3000,
-      body: multipart({ filename: 'deep.yaml', contentType: 'application/yaml', bytes: Buffer.from('a: ' + '['.repeat(depth) + ']'.repeat(depth)) }),
+      method: 'POST',
+      path: UPLOAD,
+      expected: 'refused',
+      withinMs: 3000,
+      body: multipart({
+        filename: 'deep.yaml',
+        contentType: 'application/yaml',
+        bytes: Buffer.from('a: ' + '['.repeat(depth) + ']'.repeat(depth)),
+      }),
     },
     {
       name: 'Scenario whose source URL is javascript:',
-      method: 'POST', path: UPLOAD, expected: 'refused', withinMs: 2000,
+      method: 'POST',
+      path: UPLOAD,
+      expected: 'refused',
+      withinMs: 2000,
       body: multipart({
         filename: 'js-source.yaml',
         contentType: 'application/yaml',
-        bytes: Buffer.from(VALID_SCENARIO('hostile-js-source', 'sources:\n  - title: Click me\n    url: "javascript:window.__pwned=1"\n')),
+        bytes: Buffer.from(
+          VALID_SCENARIO(
+            'hostile-js-source',
+            'sources:\n  - title: Click me\n    url: "javascript:window.__pwned=1"\n',
+          ),
+        ),
       }),
     },
     {
       name: 'Scenario file of 1 MB + 1 byte',
-      method: 'POST', path: UPLOAD, expected: 'refused', withinMs: 2000,
-      body: multipart({ filename: 'big.yaml', contentType: 'application/yaml', bytes: Buffer.from(`# ${'x'.repeat(1024 * 1024 - 1)}`) }),
+      method: 'POST',
+      path: UPLOAD,
+      expected: 'refused',
+      withinMs: 2000,
+      body: multipart({
+        filename: 'big.yaml',
+        contentType: 'application/yaml',
+        bytes: Buffer.from(`# ${'x'.repeat(1024 * 1024 - 1)}`),
+      }),
     },
     {
       name: 'Valid scenario named ../../etc/cron.d/evil.yaml',
-      method: 'POST', path: UPLOAD, expected: 'neutralised', withinMs: 3000,
-      body: multipart({ filename: '../../etc/cron.d/evil.yaml', contentType: 'application/yaml', bytes: Buffer.from(VALID_SCENARIO('hostile-name-unix')) }),
+      method: 'POST',
+      path: UPLOAD,
+      expected: 'neutralised',
+      withinMs: 3000,
+      body: multipart({
+        filename: '../../etc/cron.d/evil.yaml',
+        contentType: 'application/yaml',
+        bytes: Buffer.from(VALID_SCENARIO('hostile-name-unix')),
+      }),
       verify: async (_context, body) => {
         const filename = (JSON.parse(body) as { filename?: string }).filename ?? '';
         return /[\\/]|\.\./.test(filename) ? `stored name keeps the path: ${filename}` : null;
@@ -218,8 +346,15 @@ function hostileCases(quick: boolean): HostileCase[] {
     },
     {
       name: 'Valid scenario named ..\\..\\Windows\\evil.yaml',
-      method: 'POST', path: UPLOAD, expected: 'neutralised', withinMs: 3000,
-      body: multipart({ filename: '..\\..\\Windows\\evil.yaml', contentType: 'application/yaml', bytes: Buffer.from(VALID_SCENARIO('hostile-name-windows')) }),
+      method: 'POST',
+      path: UPLOAD,
+      expected: 'neutralised',
+      withinMs: 3000,
+      body: multipart({
+        filename: '..\\..\\Windows\\evil.yaml',
+        contentType: 'application/yaml',
+        bytes: Buffer.from(VALID_SCENARIO('hostile-name-windows')),
+      }),
       verify: async (_context, body) => {
         const filename = (JSON.parse(body) as { filename?: string }).filename ?? '';
         return /[\\/]|\.\./.test(filename) ? `stored name keeps the path: ${filename}` : null;
@@ -227,17 +362,31 @@ function hostileCases(quick: boolean): HostileCase[] {
     },
     {
       name: `${streamBytes / GiB} GiB stream (chunked) as the scenario file`,
-      method: 'POST', path: UPLOAD, expected: 'refused', withinMs: 5000, streamBytes,
+      method: 'POST',
+      path: UPLOAD,
+      expected: 'refused',
+      withinMs: 5000,
+      streamBytes,
     },
     // --- A JSON body ----------------------------------------------------------------------------
     {
       name: 'Deeply nested JSON request body (PATCH /api/profile, 500,000 levels, 1 MB)',
-      method: 'PATCH', path: '/api/profile', expected: 'refused', withinMs: 2000,
-      body: async () => ({ bytes: Buffer.from('['.repeat(500_000) + ']'.repeat(500_000)), contentType: 'application/json' }),
+      method: 'PATCH',
+      path: '/api/profile',
+      expected: 'refused',
+      withinMs: 2000,
+      body: async () => ({
+        bytes: Buffer.from('['.repeat(500_000) + ']'.repeat(500_000)),
+        contentType: 'application/json',
+      }),
     },
     {
       name: `${streamBytes / GiB} GiB JSON request body (chunked) to PATCH /api/profile`,
-      method: 'PATCH', path: '/api/profile', expected: 'refused', withinMs: 5000, streamBytes,
+      method: 'PATCH',
+      path: '/api/profile',
+      expected: 'refused',
+      withinMs: 5000,
+      streamBytes,
     },
   ];
 }
@@ -254,7 +403,12 @@ interface Sent {
  * socket, so that the answer is read even when the server closes the connection while the body is still being
  * written (an HTTP client library gives up on the write error and drops the answer it already received).
  */
-function send(server: RunningServer, cookie: string, hostile: HostileCase, whole: { bytes: Buffer; contentType: string } | null): Promise<Sent> {
+function send(
+  server: RunningServer,
+  cookie: string,
+  hostile: HostileCase,
+  whole: { bytes: Buffer; contentType: string } | null,
+): Promise<Sent> {
   return new Promise((resolve) => {
     const started = performance.now();
     let sentBytes = 0;
@@ -262,7 +416,8 @@ function send(server: RunningServer, cookie: string, hostile: HostileCase, whole
     let writing = true;
     const received: Buffer[] = [];
     const isJson = hostile.path === '/api/profile';
-    const contentType = whole?.contentType ?? (isJson ? 'application/json' : `multipart/form-data; boundary=${BOUNDARY}`);
+    const contentType =
+      whole?.contentType ?? (isJson ? 'application/json' : `multipart/form-data; boundary=${BOUNDARY}`);
     const length = whole ? whole.bytes.length : hostile.declareLength ? hostile.streamBytes! : null;
     const head =
       `${hostile.method} ${hostile.path} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nCookie: ${cookie}\r\nOrigin: ${server.url}\r\n` +
@@ -276,8 +431,14 @@ function send(server: RunningServer, cookie: string, hostile: HostileCase, whole
       const status = /^HTTP\/1\.1 (\d{3})/.exec(text)?.[1];
       const bodyStart = text.indexOf('\r\n\r\n');
       let body = bodyStart >= 0 ? text.slice(bodyStart + 4) : text;
-      if (/transfer-encoding: chunked/i.test(text.slice(0, bodyStart))) body = body.replace(/^[0-9a-f]+\r\n/i, '').replace(/\r\n0\r\n\r\n$/, '');
-      resolve({ status: status ? Number(status) : null, body: status ? body : `no answer: ${text.slice(0, 100) || 'connection closed'}`, ms: Math.round(performance.now() - started), sentBytes });
+      if (/transfer-encoding: chunked/i.test(text.slice(0, bodyStart)))
+        body = body.replace(/^[0-9a-f]+\r\n/i, '').replace(/\r\n0\r\n\r\n$/, '');
+      resolve({
+        status: status ? Number(status) : null,
+        body: status ? body : `no answer: ${text.slice(0, 100) || 'connection closed'}`,
+        ms: Math.round(performance.now() - started),
+        sentBytes,
+      });
       socket.destroy();
     };
     socket.on('data', (chunk: Buffer) => {
@@ -286,7 +447,12 @@ function send(server: RunningServer, cookie: string, hostile: HostileCase, whole
       const text = Buffer.concat(received).toString('latin1');
       const headerEnd = text.indexOf('\r\n\r\n');
       const declared = /content-length: (\d+)/i.exec(text.slice(0, headerEnd))?.[1];
-      if (headerEnd >= 0 && declared !== undefined && Buffer.concat(received).length >= headerEnd + 4 + Number(declared)) finish();
+      if (
+        headerEnd >= 0 &&
+        declared !== undefined &&
+        Buffer.concat(received).length >= headerEnd + 4 + Number(declared)
+      )
+        finish();
     });
     socket.on('end', finish);
     socket.on('close', finish);
@@ -295,7 +461,8 @@ function send(server: RunningServer, cookie: string, hostile: HostileCase, whole
     });
     socket.setTimeout(60_000, finish);
     const chunked = length === null;
-    const frame = (piece: Buffer) => (chunked ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')]) : piece);
+    const frame = (piece: Buffer) =>
+      chunked ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')]) : piece;
     socket.write(head);
     if (whole) {
       sentBytes = whole.bytes.length;
@@ -305,7 +472,9 @@ function send(server: RunningServer, cookie: string, hostile: HostileCase, whole
     // The generated stream: a multipart (or JSON) opening, then zeros, 64 kB at a time, until answered or done.
     const opening = isJson
       ? Buffer.from('{"firstName":"')
-      : Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="huge.bin"\r\nContent-Type: image/png\r\n\r\n`);
+      : Buffer.from(
+          `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="huge.bin"\r\nContent-Type: image/png\r\n\r\n`,
+        );
     const chunk = Buffer.alloc(64 * 1024, isJson ? 0x61 : 0);
     sentBytes += opening.length;
     socket.write(frame(opening));
@@ -355,7 +524,11 @@ export async function hostileFilesCampaign(options: HostileFilesOptions): Promis
       let pass: boolean;
       if (hostile.expected === 'refused') {
         pass = refused && message.length > 0 && sent.ms <= hostile.withinMs;
-        verdict = refused ? (sent.ms <= hostile.withinMs ? 'refused' : `refused, but slowly (> ${hostile.withinMs} ms)`) : `NOT refused (${sent.status})`;
+        verdict = refused
+          ? sent.ms <= hostile.withinMs
+            ? 'refused'
+            : `refused, but slowly (> ${hostile.withinMs} ms)`
+          : `NOT refused (${sent.status})`;
       } else if (accepted && hostile.verify) {
         const problem = await hostile.verify({ server, cookie, userId }, sent.body);
         pass = problem === null && sent.ms <= hostile.withinMs;
@@ -380,7 +553,9 @@ export async function hostileFilesCampaign(options: HostileFilesOptions): Promis
         verdict,
         pass,
       });
-      log(`hostile-files: ${hostile.name}: ${sent.status} in ${sent.ms} ms, RSS peak ${round(peak, 0)} MiB: ${verdict}`);
+      log(
+        `hostile-files: ${hostile.name}: ${sent.status} in ${sent.ms} ms, RSS peak ${round(peak, 0)} MiB: ${verdict}`,
+      );
       if (!server.memory()) break;
     }
   } finally {
@@ -391,7 +566,10 @@ export async function hostileFilesCampaign(options: HostileFilesOptions): Promis
   return hostileSection(results, { quick: options.quick, started, idleRss, peakHwm });
 }
 
-function hostileSection(results: CaseResult[], meta: { quick: boolean; started: number; idleRss: number; peakHwm: number }): Section {
+function hostileSection(
+  results: CaseResult[],
+  meta: { quick: boolean; started: number; idleRss: number; peakHwm: number },
+): Section {
   const failed = results.filter((result) => !result.pass);
   const maxRss = Math.max(...results.map((result) => result.peakRssMiB));
   const targets: Target[] = [

@@ -89,7 +89,10 @@ const CLOCK_TICKS = 100;
 /** The kernel's count of connections dropped because a listen queue was full (TcpExt ListenOverflows). */
 export function listenOverflows(): number {
   try {
-    const lines = fs.readFileSync('/proc/net/netstat', 'utf8').split('\n').filter((line) => line.startsWith('TcpExt:'));
+    const lines = fs
+      .readFileSync('/proc/net/netstat', 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('TcpExt:'));
     const names = lines[0]!.split(/\s+/);
     const values = lines[1]!.split(/\s+/);
     return Number(values[names.indexOf('ListenOverflows')] ?? 0);

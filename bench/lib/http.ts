@@ -1,5 +1,8 @@
 /** Signs in through the API; returns the Cookie header value and the user's id. */
-export async function signInApi(baseUrl: string, account: { email: string; password: string }): Promise<{ cookie: string; userId: string }> {
+export async function signInApi(
+  baseUrl: string,
+  account: { email: string; password: string },
+): Promise<{ cookie: string; userId: string }> {
   const response = await fetch(`${baseUrl}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin: baseUrl },

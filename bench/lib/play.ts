@@ -64,9 +64,14 @@ export function randomAnswer(step: PlayerStep, random: () => number): Record<str
     case 'extract':
       return { values: step.fields.map(() => pick(['evil.example.com', '192.0.2.1', 'T1566.001', ''])) };
     case 'ach':
-      return { marks: step.evidence.map(() => step.hypotheses.map(() => pick(ACH_MARKS))), best: Math.floor(random() * step.hypotheses.length) };
+      return {
+        marks: step.evidence.map(() => step.hypotheses.map(() => pick(ACH_MARKS))),
+        best: Math.floor(random() * step.hypotheses.length),
+      };
     case 'write':
-      return { text: `TLP:AMBER ${pick(['APT29 is likely behind it.', 'It could be anyone.', 'We are very likely facing a crime crew.'])}` };
+      return {
+        text: `TLP:AMBER ${pick(['APT29 is likely behind it.', 'It could be anyone.', 'We are very likely facing a crime crew.'])}`,
+      };
   }
 }
 
@@ -93,14 +98,23 @@ export class TraineePlayer {
         kind: 'answer',
         method: 'POST',
         path: `/api/runs/${this.runId}/answer`,
-        body: JSON.stringify({ stepId: this.step.id, timeMs: 1000 + Math.floor(this.random() * 20_000), ...randomAnswer(this.step, this.random) }),
+        body: JSON.stringify({
+          stepId: this.step.id,
+          timeMs: 1000 + Math.floor(this.random() * 20_000),
+          ...randomAnswer(this.step, this.random),
+        }),
         answer: { runId: this.runId, stepId: this.step.id },
       };
     }
     if (this.phase === 'next' && this.runId) {
       return { kind: 'next', method: 'POST', path: `/api/runs/${this.runId}/next`, body: '{}' };
     }
-    return { kind: 'start', method: 'POST', path: '/api/runs', body: JSON.stringify({ scenarioId: this.trainee.scenarioId }) };
+    return {
+      kind: 'start',
+      method: 'POST',
+      path: '/api/runs',
+      body: JSON.stringify({ scenarioId: this.trainee.scenarioId }),
+    };
   }
 
   /** Takes the server's answer to the request last returned by nextRequest(). */
@@ -123,7 +137,13 @@ export class TraineePlayer {
     if (request.kind === 'answer') {
       const last = run?.timeline?.at(-1);
       if (this.onAck && request.answer && last) {
-        this.onAck({ runId: request.answer.runId, seq: last.seq, stepId: last.stepId, optionIndex: last.optionIndex, correct: last.correct });
+        this.onAck({
+          runId: request.answer.runId,
+          seq: last.seq,
+          stepId: last.stepId,
+          optionIndex: last.optionIndex,
+          correct: last.correct,
+        });
       }
       this.phase = 'next';
       return;

@@ -18,7 +18,9 @@ export function summarizeCpuProfile(file: string, top: number): string {
   };
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const selfMicros = new Map<number, number>();
-  profile.samples.forEach((id, index) => selfMicros.set(id, (selfMicros.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)));
+  profile.samples.forEach((id, index) =>
+    selfMicros.set(id, (selfMicros.get(id) ?? 0) + (profile.timeDeltas[index] ?? 0)),
+  );
   const total = [...selfMicros.values()].reduce((sum, value) => sum + value, 0);
   const byFunction = new Map<string, number>();
   for (const [id, micros] of selfMicros) {
@@ -43,7 +45,11 @@ function shorten(url: string): string {
 
 /** The functions with the most inclusive time (self + callees) whose location matches `include`, as a table. */
 export function inclusiveCpuProfile(file: string, top: number, include: RegExp = /./): string {
-  const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+  const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+    nodes: ProfileNode[];
+    samples: number[];
+    timeDeltas: number[];
+  };
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
@@ -81,12 +87,19 @@ const CATEGORIES: [string, RegExp][] = [
   ['app: sessions and access', /apps\/server\/src\/features\/auth\//],
   ['app: other', /apps\/server\/src\/|packages\/shared\//],
   ['module loading (start-up)', /node:internal\/modules|tsx\/dist|esbuild/],
-  ['Node HTTP and streams', /node:_http|node:internal\/streams|node:internal\/http|node:events|node:net|node:internal\/stream_base/],
+  [
+    'Node HTTP and streams',
+    /node:_http|node:internal\/streams|node:internal\/http|node:events|node:net|node:internal\/stream_base/,
+  ],
 ];
 
 /** Self time of a .cpuprofile by where it was spent (library or app part), as a markdown table. */
 export function categorizeCpuProfile(file: string): string {
-  const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+  const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as {
+    nodes: ProfileNode[];
+    samples: number[];
+    timeDeltas: number[];
+  };
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const totals = new Map<string, number>();
   let total = 0;
@@ -99,10 +112,15 @@ export function categorizeCpuProfile(file: string): string {
     let category: string;
     if (name === '(idle)') category = 'idle (waiting for the network)';
     else if (name === '(garbage collector)') category = 'garbage collection';
-    else if (name === 'writev' || name === 'writeBuffer' || name === 'writeUtf8String') category = 'socket writes (kernel, loopback TCP)';
-    else category = CATEGORIES.find(([, pattern]) => pattern.test(url))?.[0] ?? (url ? 'other JavaScript' : 'native / V8 other');
+    else if (name === 'writev' || name === 'writeBuffer' || name === 'writeUtf8String')
+      category = 'socket writes (kernel, loopback TCP)';
+    else
+      category =
+        CATEGORIES.find(([, pattern]) => pattern.test(url))?.[0] ?? (url ? 'other JavaScript' : 'native / V8 other');
     totals.set(category, (totals.get(category) ?? 0) + micros);
   });
-  const rows = [...totals.entries()].sort((a, b) => b[1] - a[1]).map(([category, micros]) => [category, Math.round((micros / total) * 1000) / 10]);
+  const rows = [...totals.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .map(([category, micros]) => [category, Math.round((micros / total) * 1000) / 10]);
   return table(['where the server process spent its CPU', 'self %'], rows);
 }

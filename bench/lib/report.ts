@@ -86,7 +86,13 @@ export function writeLatest(machine: Pick<Machine, 'sqlite' | 'postgres'>, comma
     '',
     table(
       ['part', 'measure', 'target', 'measured', 'result'],
-      targets.map(({ section, target }) => [section.title, target.name, target.target, target.measured, passMark(target.pass)]),
+      targets.map(({ section, target }) => [
+        section.title,
+        target.name,
+        target.target,
+        target.measured,
+        passMark(target.pass),
+      ]),
     ),
     '',
   ];

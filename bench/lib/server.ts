@@ -36,7 +36,8 @@ export interface StartOptions {
 function readStatus(pid: number): { peakMiB: number; rssMiB: number } | null {
   try {
     const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-    const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN) / 1024;
+    const field = (name: string) =>
+      Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN) / 1024;
     return { peakMiB: field('VmHWM'), rssMiB: field('VmRSS') };
   } catch {
     return null;
@@ -50,7 +51,9 @@ let compiled: Promise<void> | null = null;
 /** Compiles the server once per benchmark run, so every part measures the code in this checkout. */
 function ensureCompiledServer(): Promise<void> {
   compiled ??= (async () => {
-    const { buildServer } = (await import(pathToFileURL(path.join(ROOT, 'scripts/build-server.mjs')).href)) as { buildServer: () => Promise<void> };
+    const { buildServer } = (await import(pathToFileURL(path.join(ROOT, 'scripts/build-server.mjs')).href)) as {
+      buildServer: () => Promise<void>;
+    };
     await buildServer();
   })();
   return compiled;
@@ -103,7 +106,9 @@ export async function startServer({
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (gone !== null) {
-      throw new Error(`server ${script} exited (${gone}) before it was ready:\n${fs.readFileSync(logFile, 'utf8').slice(-3000)}`);
+      throw new Error(
+        `server ${script} exited (${gone}) before it was ready:\n${fs.readFileSync(logFile, 'utf8').slice(-3000)}`,
+      );
     }
     try {
       const response = await fetch(`${url}${healthPath}`, { signal: AbortSignal.timeout(2000) });
@@ -113,7 +118,9 @@ export async function startServer({
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`server ${script} was not ready after ${timeoutMs} ms:\n${fs.readFileSync(logFile, 'utf8').slice(-3000)}`);
+      throw new Error(
+        `server ${script} was not ready after ${timeoutMs} ms:\n${fs.readFileSync(logFile, 'utf8').slice(-3000)}`,
+      );
     }
     await sleep(100);
   }

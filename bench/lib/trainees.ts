@@ -59,7 +59,13 @@ async function ensureEveryKindScenario(db: Db): Promise<void> {
 export async function createTrainees(db: Db, count: number, label: string): Promise<Trainee[]> {
   await loadBuiltinScenarios(db, undefined, { warn: () => undefined });
   await ensureEveryKindScenario(db);
-  const scenarios = await db.selectFrom('scenarios').select('id').where('deleted_at', 'is', null).where('id', '!=', EVERY_KIND_ID).orderBy('id').execute();
+  const scenarios = await db
+    .selectFrom('scenarios')
+    .select('id')
+    .where('deleted_at', 'is', null)
+    .where('id', '!=', EVERY_KIND_ID)
+    .orderBy('id')
+    .execute();
   if (scenarios.length === 0) throw new Error('no scenarios to play: the built-in library did not load');
   const passwordHash = await hashPassword(TRAINEE_PASSWORD);
   const now = nowIso();
@@ -86,8 +92,22 @@ export async function createTrainees(db: Db, count: number, label: string): Prom
         created_at: now,
         updated_at: now,
       });
-      sessions.push({ id: hashToken(token), user_id: id, created_at: now, last_seen_at: now, expires_at: expiresAt, ip: '127.0.0.1', user_agent: 'bench' });
-      trainees.push({ index, userId: id, email, cookie: `${SESSION_COOKIE}=${token}`, scenarioId: index % 4 === 0 ? EVERY_KIND_ID : scenarios[index % scenarios.length]!.id });
+      sessions.push({
+        id: hashToken(token),
+        user_id: id,
+        created_at: now,
+        last_seen_at: now,
+        expires_at: expiresAt,
+        ip: '127.0.0.1',
+        user_agent: 'bench',
+      });
+      trainees.push({
+        index,
+        userId: id,
+        email,
+        cookie: `${SESSION_COOKIE}=${token}`,
+        scenarioId: index % 4 === 0 ? EVERY_KIND_ID : scenarios[index % scenarios.length]!.id,
+      });
     }
     await db.transaction().execute(async (trx) => {
       await trx.insertInto('users').values(users).execute();

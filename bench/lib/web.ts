@@ -11,10 +11,14 @@ export function ensureWebBuild(skipBuild: boolean): string {
   const index = path.join(WEB_DIST_DIR, 'index.html');
   if (built || (skipBuild && fs.existsSync(index))) return WEB_DIST_DIR;
   log(`building the web app into ${WEB_DIST_DIR}`);
-  const result = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', WEB_DIST_DIR, '--emptyOutDir'], {
-    cwd: path.join(ROOT, 'apps/web'),
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const result = spawnSync(
+    process.execPath,
+    [path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--outDir', WEB_DIST_DIR, '--emptyOutDir'],
+    {
+      cwd: path.join(ROOT, 'apps/web'),
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   if (result.status !== 0 || !fs.existsSync(index)) throw new Error('the web build failed');
   built = true;
   return WEB_DIST_DIR;
@@ -22,5 +26,9 @@ export function ensureWebBuild(skipBuild: boolean): string {
 
 /** The system Chromium, headless, with the flags the e2e suite uses; never a downloaded browser. */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_FLAGS.filter((flag) => flag !== '--headless=new') });
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: CHROMIUM_FLAGS.filter((flag) => flag !== '--headless=new'),
+  });
 }

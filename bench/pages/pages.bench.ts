@@ -1,5 +1,10 @@
 import type { Page, Request } from 'playwright';
-import { AUDIT_SORT_COLUMNS, LOGIN_ACTIVITY_SORT_COLUMNS, TRAINING_PROGRESS_SORT_COLUMNS, USER_SORT_COLUMNS } from '@tradecraft/shared';
+import {
+  AUDIT_SORT_COLUMNS,
+  LOGIN_ACTIVITY_SORT_COLUMNS,
+  TRAINING_PROGRESS_SORT_COLUMNS,
+  USER_SORT_COLUMNS,
+} from '@tradecraft/shared';
 import type { Dialect } from '../../apps/server/src/db/database';
 import { createBenchDatabase } from '../lib/database';
 import { log, PORTS, quantile, round, sleep } from '../lib/env';
@@ -89,11 +94,18 @@ export async function pagesBenchmark(options: PagesOptions): Promise<Section> {
         const seedStarted = Date.now();
         const counts = await seedScale(database, scale);
         const seedSeconds = round((Date.now() - seedStarted) / 1000, 0);
-        const server = await startServer({ port: PORTS.pages, env: { ...database.env, WEB_DIST_DIR: webDist }, timeoutMs: 180_000 });
+        const server = await startServer({
+          port: PORTS.pages,
+          env: { ...database.env, WEB_DIST_DIR: webDist },
+          timeoutMs: 180_000,
+        });
         try {
           const measured = await measurePages(server.url, options.quick ? 9 : 15);
           results.push({ dialect, scale, counts, seedSeconds, ...measured });
-          for (const load of measured.loads) log(`pages/${dialect} ×${scale} ${load.page}: ${load.apiRequests} API requests, ${round(load.apiBytes / 1024, 1)} kB`);
+          for (const load of measured.loads)
+            log(
+              `pages/${dialect} ×${scale} ${load.page}: ${load.apiRequests} API requests, ${round(load.apiBytes / 1024, 1)} kB`,
+            );
         } finally {
           await server.stop();
         }
@@ -125,7 +137,12 @@ async function measurePages(baseUrl: string, samples: number): Promise<{ loads: 
         if (method !== 'GET' || url.includes('/stream')) continue;
         const known = toTime.get(keyOf(method, url));
         // A request several pages make (the session, the bell) is timed once, under every page that made it.
-        const pageName = known?.loadedByPage && known.page !== spec.name ? (known.page.endsWith('pages') ? known.page : 'several pages') : spec.name;
+        const pageName =
+          known?.loadedByPage && known.page !== spec.name
+            ? known.page.endsWith('pages')
+              ? known.page
+              : 'several pages'
+            : spec.name;
         toTime.set(keyOf(method, url), { url, cookie: cookieOf(spec.as), page: pageName, loadedByPage: true });
         const path = url.split('?')[0]!;
         const variants = LIST_VARIANTS[path];
@@ -138,13 +155,24 @@ async function measurePages(baseUrl: string, samples: number): Promise<{ loads: 
             variant.set('dir', dir);
             variant.delete('page');
             const variantUrl = `${path}?${variant.toString()}`;
-            if (!toTime.has(keyOf('GET', variantUrl))) toTime.set(keyOf('GET', variantUrl), { url: variantUrl, cookie: cookieOf(spec.as), page: spec.name, loadedByPage: false });
+            if (!toTime.has(keyOf('GET', variantUrl)))
+              toTime.set(keyOf('GET', variantUrl), {
+                url: variantUrl,
+                cookie: cookieOf(spec.as),
+                page: spec.name,
+                loadedByPage: false,
+              });
           }
         }
         const searched = new URLSearchParams(query);
         for (const [key, term] of Object.entries(variants.search)) searched.set(key, term);
         const searchUrl = `${path}?${searched.toString()}`;
-        toTime.set(keyOf('GET', searchUrl), { url: searchUrl, cookie: cookieOf(spec.as), page: spec.name, loadedByPage: false });
+        toTime.set(keyOf('GET', searchUrl), {
+          url: searchUrl,
+          cookie: cookieOf(spec.as),
+          page: spec.name,
+          loadedByPage: false,
+        });
       }
       await context.close();
     }
@@ -152,7 +180,8 @@ async function measurePages(baseUrl: string, samples: number): Promise<{ loads: 
     await browser.close();
   }
   const timings: ApiTiming[] = [];
-  for (const [key, request] of toTime) timings.push({ key, ...request, ...(await timeRequest(baseUrl, request.url, request.cookie, samples)) });
+  for (const [key, request] of toTime)
+    timings.push({ key, ...request, ...(await timeRequest(baseUrl, request.url, request.cookie, samples)) });
   return { loads, timings };
 }
 
@@ -212,7 +241,12 @@ async function loadPage(page: Page, spec: PageSpec): Promise<PageLoad> {
 }
 
 /** Time to the last byte of a GET from this machine (loopback): the server's time plus a fraction of a ms. */
-async function timeRequest(baseUrl: string, url: string, cookie: string, samples: number): Promise<Omit<ApiTiming, 'key' | 'url' | 'page' | 'loadedByPage'>> {
+async function timeRequest(
+  baseUrl: string,
+  url: string,
+  cookie: string,
+  samples: number,
+): Promise<Omit<ApiTiming, 'key' | 'url' | 'page' | 'loadedByPage'>> {
   const times: number[] = [];
   let status = 0;
   let bytes = 0;
@@ -229,7 +263,10 @@ async function timeRequest(baseUrl: string, url: string, cookie: string, samples
 }
 
 /** The report section from measured results (exported so saved results can be rendered again). */
-export function pagesSection(results: ScaleResult[], meta: { quick: boolean; started: number; scales: number[] }): Section {
+export function pagesSection(
+  results: ScaleResult[],
+  meta: { quick: boolean; started: number; scales: number[] },
+): Section {
   const targets: Target[] = [];
   const lines: string[] = [];
   const [small, large] = [Math.min(...meta.scales), Math.max(...meta.scales)];
@@ -264,7 +301,18 @@ export function pagesSection(results: ScaleResult[], meta: { quick: boolean; sta
       ];
     });
     lines.push(
-      table(['page', 'heading seen', 'API requests (distinct)', 'API fetches', 'API kB', 'all requests', 'all kB transferred'], pageRows),
+      table(
+        [
+          'page',
+          'heading seen',
+          'API requests (distinct)',
+          'API fetches',
+          'API kB',
+          'all requests',
+          'all kB transferred',
+        ],
+        pageRows,
+      ),
       '',
       'API fetches count a URL fetched twice twice: the notification bell fetches its list on mount and again when its',
       'event stream connects, unless the two overlap (then the client merges them), so that count moves by one at random.',
@@ -308,7 +356,10 @@ export function pagesSection(results: ScaleResult[], meta: { quick: boolean; sta
         ok ? 'PASS' : '**MISS**',
       ]);
     }
-    lines.push(table(['page', 'request', 'status', `×${small} ms`, `×${large} ms`, 'ratio', 'kB', '< 2×'], timingRows), '');
+    lines.push(
+      table(['page', 'request', 'status', `×${small} ms`, `×${large} ms`, 'ratio', 'kB', '< 2×'], timingRows),
+      '',
+    );
     const pageOnly = low.timings.filter((timing) => timing.loadedByPage);
     const pageMisses = pageOnly.filter((timing) => {
       const other = high.timings.find((candidate) => candidate.key === timing.key);

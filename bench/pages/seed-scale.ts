@@ -66,7 +66,9 @@ function sqliteWriter(file: string): Writer {
       const key = `${table}(${columns.join(',')})`;
       let statement = statements.get(key);
       if (!statement) {
-        statement = db.prepare(`insert into ${table} (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`);
+        statement = db.prepare(
+          `insert into ${table} (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`,
+        );
         statements.set(key, statement);
       }
       const insertAll = db.transaction((batch: unknown[][]) => {
@@ -112,12 +114,18 @@ const PG_TYPES: Record<string, string[]> = {
 
 function runSeedScript(target: SeedTarget, users: number, events: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/scripts/seed.ts', '--users', String(users), '--events', String(events)], {
-      cwd: ROOT,
-      stdio: ['ignore', 'inherit', 'inherit'],
-      env: { ...process.env, ...target.env },
-    });
-    child.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`apps/server/scripts/seed.ts exited with ${code}`))));
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'apps/server/scripts/seed.ts', '--users', String(users), '--events', String(events)],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'inherit', 'inherit'],
+        env: { ...process.env, ...target.env },
+      },
+    );
+    child.once('exit', (code) =>
+      code === 0 ? resolve() : reject(new Error(`apps/server/scripts/seed.ts exited with ${code}`)),
+    );
   });
 }
 
@@ -126,32 +134,68 @@ export async function seedScale(target: SeedTarget, scale: number): Promise<Scal
   const random = seededRandom(Math.round(scale * 1000) + 7);
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 
-  log(`seed ×${scale}: ${counts.users.toLocaleString('en')} users and ${counts.events.toLocaleString('en')} sign-in events (apps/server/scripts/seed.ts)`);
+  log(
+    `seed ×${scale}: ${counts.users.toLocaleString('en')} users and ${counts.events.toLocaleString('en')} sign-in events (apps/server/scripts/seed.ts)`,
+  );
   await runSeedScript(target, counts.users, counts.events);
 
   // The app's own code loads the built-in library and reads back what the seed script wrote.
-  const handle = openDatabase(target.databaseUrl ? { databaseUrl: target.databaseUrl } : { sqliteFile: target.sqliteFile! });
+  const handle = openDatabase(
+    target.databaseUrl ? { databaseUrl: target.databaseUrl } : { sqliteFile: target.sqliteFile! },
+  );
   await migrateToLatest(handle.db);
   await loadBuiltinScenarios(handle.db, undefined, { warn: () => undefined });
   const builtins = await handle.db.selectFrom('scenarios').select(['id', 'name', 'definition']).execute();
-  const students = (await handle.db.selectFrom('users').select('id').where('role', '=', 'student').where('disabled', '=', 0).execute()).map((row) => row.id);
-  const admins = (await handle.db.selectFrom('users').select('email').where('role', '=', 'admin').execute()).map((row) => row.email);
+  const students = (
+    await handle.db.selectFrom('users').select('id').where('role', '=', 'student').where('disabled', '=', 0).execute()
+  ).map((row) => row.id);
+  const admins = (await handle.db.selectFrom('users').select('email').where('role', '=', 'admin').execute()).map(
+    (row) => row.email,
+  );
   await handle.db.destroy();
 
-  const writer = target.dialect === 'postgres' ? postgresWriter(target.databaseUrl!, PG_TYPES) : sqliteWriter(target.sqliteFile!);
+  const writer =
+    target.dialect === 'postgres' ? postgresWriter(target.databaseUrl!, PG_TYPES) : sqliteWriter(target.sqliteFile!);
   try {
     const now = Date.now();
     const iso = (ms: number) => new Date(ms).toISOString();
 
     // The two accounts the pages are measured as.
-    const [traineeHash, adminHash] = await Promise.all([hashPassword(PAGES_TRAINEE.password), hashPassword(PAGES_ADMIN.password)]);
+    const [traineeHash, adminHash] = await Promise.all([
+      hashPassword(PAGES_TRAINEE.password),
+      hashPassword(PAGES_ADMIN.password),
+    ]);
     const traineeId = randomUUID();
     const created = iso(now - 400 * DAY_MS);
     await writer.insert(
       'users',
-      ['id', 'email', 'password_hash', 'first_name', 'last_name', 'designation', 'role', 'disabled', 'failed_attempts', 'created_at', 'updated_at'],
       [
-        [traineeId, PAGES_TRAINEE.email, traineeHash, 'Page', 'Trainee', 'SOC Analyst', 'student', 0, 0, created, created],
+        'id',
+        'email',
+        'password_hash',
+        'first_name',
+        'last_name',
+        'designation',
+        'role',
+        'disabled',
+        'failed_attempts',
+        'created_at',
+        'updated_at',
+      ],
+      [
+        [
+          traineeId,
+          PAGES_TRAINEE.email,
+          traineeHash,
+          'Page',
+          'Trainee',
+          'SOC Analyst',
+          'student',
+          0,
+          0,
+          created,
+          created,
+        ],
         [randomUUID(), PAGES_ADMIN.email, adminHash, 'Page', 'Admin', 'SOC Lead', 'admin', 0, 0, created, created],
       ],
     );
@@ -170,20 +214,74 @@ export async function seedScale(target: SeedTarget, scale: number): Promise<Scal
       const definition: ScenarioDefinition = { ...base, id, name: `${base.name} (variant ${index + 1})` };
       const json = JSON.stringify(definition);
       const at = iso(now - Math.floor(random() * 300 * DAY_MS));
-      scenarioRows.push([id, definition.name, definition.type, definition.difficulty, definition.description, json, definition.steps.length, 'upload', createHash('sha256').update(json).digest('hex'), at, at]);
+      scenarioRows.push([
+        id,
+        definition.name,
+        definition.type,
+        definition.difficulty,
+        definition.description,
+        json,
+        definition.steps.length,
+        'upload',
+        createHash('sha256').update(json).digest('hex'),
+        at,
+        at,
+      ]);
       scenarios.push({ id, name: definition.name, definition });
     }
     if (scenarioRows.length > 0) {
       await writer.insert(
         'scenarios',
-        ['id', 'name', 'type', 'difficulty', 'description', 'definition', 'step_count', 'origin', 'content_hash', 'created_at', 'updated_at'],
+        [
+          'id',
+          'name',
+          'type',
+          'difficulty',
+          'description',
+          'definition',
+          'step_count',
+          'origin',
+          'content_hash',
+          'created_at',
+          'updated_at',
+        ],
         scenarioRows,
       );
     }
 
     // Runs and their decisions, written in slices so memory stays flat at 1,000,000 runs.
-    const runColumns = ['id', 'user_id', 'scenario_id', 'scenario_name', 'step_count', 'current_step_id', 'current_answered', 'last_option_index', 'score_thousandths', 'percent_base', 'played_steps', 'best_path_steps', 'status', 'started_at', 'finished_at', 'updated_at'];
-    const decisionColumns = ['run_id', 'seq', 'step_id', 'option_index', 'correct', 'decision', 'feedback', 'technique', 'time_ms', 'at', 'kind', 'credit_thousandths'];
+    const runColumns = [
+      'id',
+      'user_id',
+      'scenario_id',
+      'scenario_name',
+      'step_count',
+      'current_step_id',
+      'current_answered',
+      'last_option_index',
+      'score_thousandths',
+      'percent_base',
+      'played_steps',
+      'best_path_steps',
+      'status',
+      'started_at',
+      'finished_at',
+      'updated_at',
+    ];
+    const decisionColumns = [
+      'run_id',
+      'seq',
+      'step_id',
+      'option_index',
+      'correct',
+      'decision',
+      'feedback',
+      'technique',
+      'time_ms',
+      'at',
+      'kind',
+      'credit_thousandths',
+    ];
     let decisions = 0;
     const SLICE = 50_000;
     const spanMs = 365 * DAY_MS;
@@ -196,22 +294,62 @@ export async function seedScale(target: SeedTarget, scale: number): Promise<Scal
         const steps = scenario.definition.steps;
         const roll = random();
         const status = roll < 0.6 ? 'completed' : roll < 0.85 ? 'in_progress' : 'ended';
-        const startedMs = mine ? now - (TRAINEE_RUNS - (index - counts.runs)) * DAY_MS : now - spanMs + Math.floor(((index + random()) / counts.runs) * spanMs);
-        const answered = status === 'completed' ? Math.min(steps.length, 2 + Math.floor(random() * 5)) : Math.floor(random() * Math.min(4, steps.length));
+        const startedMs = mine
+          ? now - (TRAINEE_RUNS - (index - counts.runs)) * DAY_MS
+          : now - spanMs + Math.floor(((index + random()) / counts.runs) * spanMs);
+        const answered =
+          status === 'completed'
+            ? Math.min(steps.length, 2 + Math.floor(random() * 5))
+            : Math.floor(random() * Math.min(4, steps.length));
         const runId = randomUUID();
         let score = 0;
         for (let seq = 1; seq <= answered; seq += 1) {
           const step = steps[seq - 1]!;
           // A choice step gets a real option; other kinds a full or empty credit, as their answers' text is not read here.
-          const optionIndex = step.kind !== 'choice' ? -1 : random() < 0.65 ? step.correct_option : Math.floor(random() * step.options.length);
+          const optionIndex =
+            step.kind !== 'choice'
+              ? -1
+              : random() < 0.65
+                ? step.correct_option
+                : Math.floor(random() * step.options.length);
           const correct = step.kind === 'choice' ? optionIndex === step.correct_option : random() < 0.65;
           if (correct) score += 1;
           const decision = step.kind === 'choice' ? step.options[optionIndex]!.text : 'An answer';
-          decisionRows.push([runId, seq, step.id, optionIndex, correct ? 1 : 0, decision, correct ? '✅ Correct!' : '❌ Incorrect.', step.mitre_attack ?? null, 4000 + Math.floor(random() * 60_000), iso(startedMs + seq * 60_000), step.kind, correct ? 1000 : 0]);
+          decisionRows.push([
+            runId,
+            seq,
+            step.id,
+            optionIndex,
+            correct ? 1 : 0,
+            decision,
+            correct ? '✅ Correct!' : '❌ Incorrect.',
+            step.mitre_attack ?? null,
+            4000 + Math.floor(random() * 60_000),
+            iso(startedMs + seq * 60_000),
+            step.kind,
+            correct ? 1000 : 0,
+          ]);
         }
         decisions += answered;
         const finished = status === 'in_progress' ? null : iso(startedMs + (answered + 1) * 60_000);
-        runRows.push([runId, mine ? traineeId : pick(students), scenario.id, scenario.name, steps.length, steps[Math.min(answered, steps.length - 1)]!.id, 0, null, score * 1000, status === 'completed' ? answered : steps.length, answered, steps.length, status, iso(startedMs), finished, finished ?? iso(startedMs)]);
+        runRows.push([
+          runId,
+          mine ? traineeId : pick(students),
+          scenario.id,
+          scenario.name,
+          steps.length,
+          steps[Math.min(answered, steps.length - 1)]!.id,
+          0,
+          null,
+          score * 1000,
+          status === 'completed' ? answered : steps.length,
+          answered,
+          steps.length,
+          status,
+          iso(startedMs),
+          finished,
+          finished ?? iso(startedMs),
+        ]);
       }
       await writer.insert('runs', runColumns, runRows);
       await writer.insert('run_decisions', decisionColumns, decisionRows);
@@ -219,10 +357,22 @@ export async function seedScale(target: SeedTarget, scale: number): Promise<Scal
 
     // Audit entries, oldest first, from the admins of the seeded set.
     const actions: [string, string, (n: number) => string][] = [
-      ['approve user', 'Pending Approvals', (n) => `Approved seed-${String(n).padStart(6, '0')}@seed.tradecraft.test as student`],
-      ['update user', 'Manage Users', (n) => `Changed designation of seed-${String(n).padStart(6, '0')}@seed.tradecraft.test`],
+      [
+        'approve user',
+        'Pending Approvals',
+        (n) => `Approved seed-${String(n).padStart(6, '0')}@seed.tradecraft.test as student`,
+      ],
+      [
+        'update user',
+        'Manage Users',
+        (n) => `Changed designation of seed-${String(n).padStart(6, '0')}@seed.tradecraft.test`,
+      ],
       ['delete scenario', 'Scenario Configurator', (n) => `Deleted scenario "Variant ${n}" (bench-${n})`],
-      ['upload scenario', 'Upload Scenario', (n) => `Uploaded scenario "Variant ${n}" from variant-${n}.yaml, 4096 bytes, 6 steps`],
+      [
+        'upload scenario',
+        'Upload Scenario',
+        (n) => `Uploaded scenario "Variant ${n}" from variant-${n}.yaml, 4096 bytes, 6 steps`,
+      ],
       ['change difficulty', 'Difficulty Adjuster', (n) => `Platform difficulty set to ${(n % 5) + 1}`],
       ['export login activity', 'User Monitoring', () => 'Exported user_login_logs.csv'],
     ];
@@ -231,12 +381,27 @@ export async function seedScale(target: SeedTarget, scale: number): Promise<Scal
       const rows: unknown[][] = [];
       for (let index = start; index < Math.min(start + SLICE, counts.audit); index += 1) {
         const [action, screen, details] = pick(actions);
-        rows.push([pick(actors), action, details(index + 1), screen, iso(now - spanMs + Math.floor(((index + random()) / counts.audit) * spanMs))]);
+        rows.push([
+          pick(actors),
+          action,
+          details(index + 1),
+          screen,
+          iso(now - spanMs + Math.floor(((index + random()) / counts.audit) * spanMs)),
+        ]);
       }
       await writer.insert('audit_log', ['actor', 'action', 'details', 'screen', 'at'], rows);
     }
-    log(`seed ×${scale}: ${scenarios.length} scenarios, ${(counts.runs + TRAINEE_RUNS).toLocaleString('en')} runs, ${decisions.toLocaleString('en')} decisions, ${counts.audit.toLocaleString('en')} audit entries`);
-    return { users: counts.users + 2, events: counts.events, scenarios: scenarios.length, runs: counts.runs + TRAINEE_RUNS, decisions, audit: counts.audit };
+    log(
+      `seed ×${scale}: ${scenarios.length} scenarios, ${(counts.runs + TRAINEE_RUNS).toLocaleString('en')} runs, ${decisions.toLocaleString('en')} decisions, ${counts.audit.toLocaleString('en')} audit entries`,
+    );
+    return {
+      users: counts.users + 2,
+      events: counts.events,
+      scenarios: scenarios.length,
+      runs: counts.runs + TRAINEE_RUNS,
+      decisions,
+      audit: counts.audit,
+    };
   } finally {
     await writer.close();
     await analyze(target);

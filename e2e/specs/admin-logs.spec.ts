@@ -12,7 +12,9 @@ const localToday = () => {
   return `${now.getFullYear()}-${String(now.getMonth() + 1).padStart(2, '0')}-${String(now.getDate()).padStart(2, '0')}`;
 };
 
-test('the audit log filters, pages through the results, and downloads audit_logs.xlsx for a date range', async ({ page }) => {
+test('the audit log filters, pages through the results, and downloads audit_logs.xlsx for a date range', async ({
+  page,
+}) => {
   // The approval and twelve edits of one user: thirteen audit entries whose details name that user.
   const user = await seedUser({ firstName: 'Audit', lastName: 'Trail' });
   const api = await adminApi();
@@ -70,10 +72,14 @@ test('the audit log filters, pages through the results, and downloads audit_logs
   expect(sheet.getRow(2).getCell(5).value).toBeInstanceOf(Date);
 });
 
-test('user monitoring shows sign-ins, searches by email and exports the matching rows as CSV and XLSX', async ({ page }) => {
+test('user monitoring shows sign-ins, searches by email and exports the matching rows as CSV and XLSX', async ({
+  page,
+}) => {
   const user = await seedUser();
   const elsewhere = await request.newContext({ baseURL });
-  expect((await elsewhere.post('/api/auth/login', { data: { email: user.email, password: user.password } })).ok()).toBe(true);
+  expect((await elsewhere.post('/api/auth/login', { data: { email: user.email, password: user.password } })).ok()).toBe(
+    true,
+  );
   await elsewhere.dispose();
 
   await signInAsAdmin(page);
@@ -87,11 +93,19 @@ test('user monitoring shows sign-ins, searches by email and exports the matching
   await expect(rows.first()).toContainText('student');
   await expectAccessible(page);
 
-  const [file] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Export CSV' }).click()]);
+  const [file] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Export CSV' }).click(),
+  ]);
   expect(file.suggestedFilename()).toBe('user_login_logs.csv');
-  const parsed = Papa.parse<Record<string, string>>(fs.readFileSync(await file.path(), 'utf8'), { header: true, skipEmptyLines: true });
+  const parsed = Papa.parse<Record<string, string>>(fs.readFileSync(await file.path(), 'utf8'), {
+    header: true,
+    skipEmptyLines: true,
+  });
   expect(parsed.meta.fields).toEqual(['Email', 'Role', 'Event', 'Timestamp']);
-  expect(parsed.data).toEqual([{ Email: user.email, Role: 'student', Event: 'login', Timestamp: expect.stringMatching(/^\d{4}-/) }]);
+  expect(parsed.data).toEqual([
+    { Email: user.email, Role: 'student', Event: 'login', Timestamp: expect.stringMatching(/^\d{4}-/) },
+  ]);
 
   const xlsxLink = page.getByRole('link', { name: 'Export XLSX' });
   const [workbook] = await Promise.all([page.waitForEvent('download'), xlsxLink.click()]);
@@ -99,5 +113,10 @@ test('user monitoring shows sign-ins, searches by email and exports the matching
   // The same link fetched with the same session: the type the browser was given.
   const response = await page.request.get((await xlsxLink.getAttribute('href'))!);
   expect(response.headers()['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
-  expect(fs.readFileSync(await workbook.path()).subarray(0, 2).toString()).toBe('PK'); // a zip: an XLSX workbook
+  expect(
+    fs
+      .readFileSync(await workbook.path())
+      .subarray(0, 2)
+      .toString(),
+  ).toBe('PK'); // a zip: an XLSX workbook
 });

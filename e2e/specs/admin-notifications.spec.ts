@@ -3,7 +3,9 @@ import { baseURL } from '../playwright.config';
 import { expectAccessible } from '../support/a11y';
 import { seedUser, signInAsAdmin, signInPage, STUDENT_PASSWORD, uniqueEmail } from '../support/api';
 
-test("the admin's bell counts up live when someone registers elsewhere, and opening it marks all read", async ({ page }) => {
+test("the admin's bell counts up live when someone registers elsewhere, and opening it marks all read", async ({
+  page,
+}) => {
   await signInAsAdmin(page);
   await page.goto('/admin');
   const bell = page.getByRole('button', { name: /^Notifications, \d+ unread$/ });
@@ -35,7 +37,9 @@ test("the admin's bell counts up live when someone registers elsewhere, and open
   await expect(page.getByRole('row').filter({ hasText: email })).toHaveCount(1);
 });
 
-test("a trainee's bell announces scenarios published since the count they last saw (local scenarioCount)", async ({ page }) => {
+test("a trainee's bell announces scenarios published since the count they last saw (local scenarioCount)", async ({
+  page,
+}) => {
   const student = await seedUser();
   await signInPage(page, student);
   const count = ((await (await page.request.get('/api/sim/list')).json()) as { scenarios: unknown[] }).scenarios.length;

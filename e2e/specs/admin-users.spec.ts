@@ -4,14 +4,22 @@ import { adminApi, seedUser, signInAsAdmin } from '../support/api';
 
 const rowOf = (page: Page, text: string) => page.getByRole('row').filter({ hasText: text });
 
-test('the dashboard says users are pending, links to the review, and its cards open their screens', async ({ page }) => {
+test('the dashboard says users are pending, links to the review, and its cards open their screens', async ({
+  page,
+}) => {
   await seedUser({ role: 'pending' });
   await signInAsAdmin(page);
   await page.goto('/admin');
   await expect(page.getByRole('heading', { name: 'Admin Dashboard', level: 1 })).toBeVisible();
   await expect(page.getByText('There are users pending approval.')).toBeVisible();
-  await expect(page.getByRole('link', { name: /Pending approvals\s*\d+/ })).toHaveAttribute('href', '/admin/pending-users');
-  await expect(page.getByRole('link', { name: /Failed sign-ins today\s*\d+/ })).toHaveAttribute('href', '/admin/monitoring');
+  await expect(page.getByRole('link', { name: /Pending approvals\s*\d+/ })).toHaveAttribute(
+    'href',
+    '/admin/pending-users',
+  );
+  await expect(page.getByRole('link', { name: /Failed sign-ins today\s*\d+/ })).toHaveAttribute(
+    'href',
+    '/admin/monitoring',
+  );
   await expectAccessible(page);
   await page.getByRole('link', { name: 'Review', exact: true }).click();
   await expect(page.getByRole('heading', { name: 'Pending Approvals', level: 1 })).toBeVisible();
@@ -86,7 +94,10 @@ test("an admin edits a user's role in Manage Users, and cannot demote themself",
   await expect(dialog.getByRole('switch', { name: 'Disabled' })).toBeDisabled();
 });
 
-test('a user locked by three wrong passwords shows as Locked, and the admin lifts the lock at once', async ({ page, request }) => {
+test('a user locked by three wrong passwords shows as Locked, and the admin lifts the lock at once', async ({
+  page,
+  request,
+}) => {
   const user = await seedUser({ firstName: 'Lena', lastName: 'Locked' });
   for (let attempt = 1; attempt <= 3; attempt++) {
     await request.post('/api/auth/login', { data: { email: user.email, password: `Wrong!pass${attempt}` } });
@@ -100,13 +111,17 @@ test('a user locked by three wrong passwords shows as Locked, and the admin lift
 
   await row.getByRole('button', { name: `Edit ${user.email}` }).click();
   const dialog = page.getByRole('dialog', { name: 'Edit user' });
-  await expect(dialog.getByText(/^Locked after three wrong passwords until .+; switch this off to lift the lock now\.$/)).toBeVisible();
+  await expect(
+    dialog.getByText(/^Locked after three wrong passwords until .+; switch this off to lift the lock now\.$/),
+  ).toBeVisible();
   await expectAccessible(page);
   await dialog.getByRole('switch', { name: 'Disabled' }).click();
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog).toBeHidden();
   await expect(row).toContainText('Active');
-  expect((await request.post('/api/auth/login', { data: { email: user.email, password: user.password } })).status()).toBe(200);
+  expect(
+    (await request.post('/api/auth/login', { data: { email: user.email, password: user.password } })).status(),
+  ).toBe(200);
 });
 
 test('table columns resize by dragging and by keyboard, never below 50 px', async ({ page }) => {

@@ -34,10 +34,14 @@ const expectCredit = (page: Page, text: string) => expect(feedback(page)).toCont
 async function rankAs(page: Page, wanted: string[]) {
   const list = page.getByRole('list', { name: 'Your order' });
   for (const [target, text] of wanted.entries()) {
-    const shown = (await list.getByRole('listitem').allTextContents()).map((item) => item.replace(/^\d+Position \d+: /, ''));
+    const shown = (await list.getByRole('listitem').allTextContents()).map((item) =>
+      item.replace(/^\d+Position \d+: /, ''),
+    );
     for (let at = shown.indexOf(text); at > target; at -= 1) {
       await page.getByRole('button', { name: `Move up: ${text}` }).click();
-      await expect(page.getByRole('status').filter({ hasText: `${text} moved to position ${at} of ${wanted.length}.` })).toBeAttached();
+      await expect(
+        page.getByRole('status').filter({ hasText: `${text} moved to position ${at} of ${wanted.length}.` }),
+      ).toBeAttached();
     }
   }
 }
@@ -52,7 +56,8 @@ async function rankByDragging(page: Page, wanted: string[]) {
   }
 }
 
-const matrixCell = (page: Page, row: number, column: number) => page.getByRole('group', { name: `Evidence ${row} against H${column}` });
+const matrixCell = (page: Page, row: number, column: number) =>
+  page.getByRole('group', { name: `Evidence ${row} against H${column}` });
 
 interface Play {
   choice: string;
@@ -75,7 +80,15 @@ const RIGHT: Play = {
   values: ['login.voice-msgcenter[.]example', '203.0.113[.]77'],
   marks: ['Consistent', 'Inconsistent', 'Consistent', 'Not applicable'],
   best: 'H1: A criminal crew renting the kit',
-  credits: ['Credit earned: 0.75 of 1', 'Credit earned: 1 of 1', 'Credit earned: 1 of 1', 'Credit earned: 1 of 1', 'Credit earned: 1 of 1', 'Credit earned: 1 of 1', 'Credit earned: 1 of 1'],
+  credits: [
+    'Credit earned: 0.75 of 1',
+    'Credit earned: 1 of 1',
+    'Credit earned: 1 of 1',
+    'Credit earned: 1 of 1',
+    'Credit earned: 1 of 1',
+    'Credit earned: 1 of 1',
+    'Credit earned: 1 of 1',
+  ],
 };
 
 const PARTLY: Play = {
@@ -87,7 +100,15 @@ const PARTLY: Play = {
   values: ['LOGIN.voice-msgcenter.example.', '198.51.100.1'],
   marks: ['Consistent', 'Inconsistent', 'Consistent', 'Not applicable'],
   best: 'H2: A state actor',
-  credits: ['Credit earned: 0.5 of 1', 'Credit earned: 0.5 of 1', 'Credit earned: 0.667 of 1', 'Credit earned: 0.5 of 1', 'Credit earned: 0.75 of 1', 'Credit earned: 0.5 of 1', 'Credit earned: 0.5 of 1'],
+  credits: [
+    'Credit earned: 0.5 of 1',
+    'Credit earned: 0.5 of 1',
+    'Credit earned: 0.667 of 1',
+    'Credit earned: 0.5 of 1',
+    'Credit earned: 0.75 of 1',
+    'Credit earned: 0.5 of 1',
+    'Credit earned: 0.5 of 1',
+  ],
 };
 
 const WRONG: Play = {
@@ -99,11 +120,23 @@ const WRONG: Play = {
   values: ['voice-msgcenter.example', ''],
   marks: ['Inconsistent', 'Consistent', 'Not applicable', 'Consistent'],
   best: 'H2: A state actor',
-  credits: ['Credit earned: 0 of 1', 'Credit earned: 0 of 1', 'Credit earned: 0 of 1', 'Credit earned: 0 of 1', 'Credit earned: 0 of 1', 'Credit earned: 0 of 1', 'Credit earned: 0 of 1'],
+  credits: [
+    'Credit earned: 0 of 1',
+    'Credit earned: 0 of 1',
+    'Credit earned: 0 of 1',
+    'Credit earned: 0 of 1',
+    'Credit earned: 0 of 1',
+    'Credit earned: 0 of 1',
+    'Credit earned: 0 of 1',
+  ],
 };
 
 /** Plays every kind but write with the given answers, checking the credit each one earns and its revealed key. */
-async function playKinds(page: Page, play: Play, options: { hint?: boolean; checkAccessible?: boolean; drag?: boolean } = {}) {
+async function playKinds(
+  page: Page,
+  play: Play,
+  options: { hint?: boolean; checkAccessible?: boolean; drag?: boolean } = {},
+) {
   await expect(stepHeading(page, 'A clerk reports a voicemail email')).toBeVisible();
   await expect(page.getByText('TLP:GREEN')).toBeVisible();
   if (options.hint) {
@@ -121,7 +154,12 @@ async function playKinds(page: Page, play: Play, options: { hint?: boolean; chec
   for (const option of play.multi) await page.getByRole('checkbox', { name: option }).check();
   await submit(page);
   await expectCredit(page, play.credits[1]!);
-  await expect(page.getByRole('list', { name: 'Options' }).getByRole('listitem').filter({ hasText: 'Block the relay domain at the proxy' })).toContainText('Applies');
+  await expect(
+    page
+      .getByRole('list', { name: 'Options' })
+      .getByRole('listitem')
+      .filter({ hasText: 'Block the relay domain at the proxy' }),
+  ).toContainText('Applies');
   await next(page);
 
   await expect(stepHeading(page, 'Order the work')).toBeVisible();
@@ -129,7 +167,9 @@ async function playKinds(page: Page, play: Play, options: { hint?: boolean; chec
   if (options.checkAccessible) await expectAccessible(page);
   await submit(page);
   await expectCredit(page, play.credits[2]!);
-  await expect(page.getByRole('list', { name: 'The right order' }).getByRole('listitem').first()).toContainText('1. Revoke the stolen session');
+  await expect(page.getByRole('list', { name: 'The right order' }).getByRole('listitem').first()).toContainText(
+    '1. Revoke the stolen session',
+  );
   await next(page);
 
   await expect(stepHeading(page, 'Will they come back?')).toBeVisible();
@@ -155,7 +195,9 @@ async function playKinds(page: Page, play: Play, options: { hint?: boolean; chec
 
   await expect(stepHeading(page, 'Pivot on the infrastructure')).toBeVisible();
   await expect(page.getByRole('table').filter({ hasText: 'Passive DNS records' })).toContainText('203.0.113.77');
-  await expect(page.getByRole('article', { name: 'WHOIS voice-msgcenter.example' })).toContainText('Example Registrar LLC');
+  await expect(page.getByRole('article', { name: 'WHOIS voice-msgcenter.example' })).toContainText(
+    'Example Registrar LLC',
+  );
   const stix = page.getByRole('article', { name: 'Partner STIX bundle' });
   await expect(stix).toContainText('Relay host indicates Ledger Fox crew');
   await stix.getByRole('button', { name: 'Show raw JSON' }).click();
@@ -186,7 +228,10 @@ async function playKinds(page: Page, play: Play, options: { hint?: boolean; chec
   await expect(stepHeading(page, 'Brief the CFO')).toBeVisible();
 }
 
-test('every kind played right, with a hint opened and charged, a written answer reviewed and the score updating', async ({ page, browser }) => {
+test('every kind played right, with a hint opened and charged, a written answer reviewed and the score updating', async ({
+  page,
+  browser,
+}) => {
   test.setTimeout(240_000);
   const trainee = await seedUser();
   const runId = await start(page, trainee);
@@ -196,7 +241,9 @@ test('every kind played right, with a hint opened and charged, a written answer 
   const editor = page.getByRole('textbox', { name: 'Your answer' });
   await editor.fill('TLP:AMBER. A criminal crew stole the session with a relay kit (T1557).');
   await expect(page.getByText('12 / 60 words')).toBeVisible();
-  await editor.fill('TLP:AMBER. A criminal crew stole the session with a relay kit (T1557). They will probably return; it is likely.');
+  await editor.fill(
+    'TLP:AMBER. A criminal crew stole the session with a relay kit (T1557). They will probably return; it is likely.',
+  );
   await expectAccessible(page);
   await submit(page);
   await expect(feedback(page)).toContainText('Awaiting review');
@@ -255,7 +302,9 @@ test('every kind played right, with a hint opened and charged, a written answer 
   await progressRow.getByRole('link', { name: `Skills and calibration: ${trainee.email}` }).click();
   await expect(adminPage.getByRole('heading', { level: 1, name: 'ATT&CK Skill Map' })).toBeVisible();
   await expect(adminPage.getByTestId('brier-score')).toContainText('Brier score 0.106');
-  await expect(adminPage.getByText(`${trainee.firstName} ${trainee.lastName} (${trainee.email}):`, { exact: false })).toBeVisible();
+  await expect(
+    adminPage.getByText(`${trainee.firstName} ${trainee.lastName} (${trainee.email}):`, { exact: false }),
+  ).toBeVisible();
   await adminContext.close();
 
   // The trainee's bell tells them; the report shows the graded credit and a result.
@@ -268,7 +317,9 @@ test('every kind played right, with a hint opened and charged, a written answer 
   await page.goto(`/simulation/${scenarioId}?simId=${runId}`);
   await expect(stat('Result')).toContainText(/Pass|Fail/);
   expect((await stat('Score').textContent()) ?? '').not.toBe(scoreBefore);
-  await expect(page.getByRole('list', { name: 'Decision Timeline' }).getByRole('listitem').nth(7)).toContainText(/Credit \d/);
+  await expect(page.getByRole('list', { name: 'Decision Timeline' }).getByRole('listitem').nth(7)).toContainText(
+    /Credit \d/,
+  );
 
   await page.goto(`/runs/${runId}/report`);
   const bluf = page.getByRole('listitem').filter({ hasText: 'Brief the CFO' });

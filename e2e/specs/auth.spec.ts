@@ -25,7 +25,9 @@ test('register, wait for approval, then sign in and land on the dashboard', asyn
   await expect(page.getByRole('alert')).toHaveText(AUTH_MESSAGES.pending);
 
   const admin = await adminApi();
-  const { users } = (await (await admin.get('/api/users/pending')).json()) as { users: { id: string; email: string }[] };
+  const { users } = (await (await admin.get('/api/users/pending')).json()) as {
+    users: { id: string; email: string }[];
+  };
   const id = users.find((user) => user.email === email)!.id;
   expect((await admin.post(`/api/users/${id}/approve`, { data: { role: 'student' } })).ok()).toBe(true);
   await admin.dispose();
@@ -42,7 +44,9 @@ test('an admin signing in lands on the admin panel', async ({ page }) => {
   await expect(page).toHaveURL(/\/admin$/);
 });
 
-test('registering with an email that has an account looks like any registration; its owner hears of it in the bell', async ({ page }) => {
+test('registering with an email that has an account looks like any registration; its owner hears of it in the bell', async ({
+  page,
+}) => {
   const user = await seedUser();
   await page.goto('/register');
   await page.getByLabel('First name').fill('Again');
@@ -56,7 +60,9 @@ test('registering with an email that has an account looks like any registration;
   await signInPage(page, user);
   await page.goto('/dashboard');
   await page.getByRole('button', { name: /^Notifications, [1-9]\d* unread$/ }).click();
-  await expect(page.getByRole('dialog')).toContainText('Someone tried to register a new account with your email address.');
+  await expect(page.getByRole('dialog')).toContainText(
+    'Someone tried to register a new account with your email address.',
+  );
 });
 
 test('three wrong passwords disable the account', async ({ page }) => {
@@ -66,7 +72,9 @@ test('three wrong passwords disable the account', async ({ page }) => {
   for (let attempt = 1; attempt <= 3; attempt++) {
     await page.getByRole('textbox', { name: 'Password' }).fill(`Wrong!pass${attempt}`);
     await page.getByRole('button', { name: 'Login' }).click();
-    await expect(page.getByRole('alert')).toHaveText(attempt < 3 ? AUTH_MESSAGES.invalidCredentials : AUTH_MESSAGES.disabled);
+    await expect(page.getByRole('alert')).toHaveText(
+      attempt < 3 ? AUTH_MESSAGES.invalidCredentials : AUTH_MESSAGES.disabled,
+    );
   }
   await page.getByRole('textbox', { name: 'Password' }).fill(user.password);
   await page.getByRole('button', { name: 'Login' }).click();

@@ -48,6 +48,9 @@ test('Contact Us sends people to open an issue in the configured repository', as
   await page.goto('/contact');
   await expect(page.getByRole('heading', { name: 'Contact Us', level: 1 })).toBeVisible();
   await expect(page.getByRole('link', { name: repositoryUrl })).toHaveAttribute('href', repositoryUrl);
-  await expect(page.getByRole('link', { name: /Open an issue/ })).toHaveAttribute('href', `${repositoryUrl}/issues/new`);
+  await expect(page.getByRole('link', { name: /Open an issue/ })).toHaveAttribute(
+    'href',
+    `${repositoryUrl}/issues/new`,
+  );
   await expectAccessible(page);
 });

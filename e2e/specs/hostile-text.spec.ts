@@ -56,8 +56,20 @@ steps:
     correct_option: 0
 `;
 
-const trainee = { email: uniqueEmail('hostile'), password: STUDENT_PASSWORD, firstName: IMG, lastName: SVG, designation: SCRIPT };
-const pending = { email: uniqueEmail('hostile-pending'), password: STUDENT_PASSWORD, firstName: SCRIPT, lastName: `${IMG} pending`, designation: SVG };
+const trainee = {
+  email: uniqueEmail('hostile'),
+  password: STUDENT_PASSWORD,
+  firstName: IMG,
+  lastName: SVG,
+  designation: SCRIPT,
+};
+const pending = {
+  email: uniqueEmail('hostile-pending'),
+  password: STUDENT_PASSWORD,
+  firstName: SCRIPT,
+  lastName: `${IMG} pending`,
+  designation: SVG,
+};
 let traineeId: string;
 let runId: string;
 
@@ -76,16 +88,27 @@ test.beforeAll(async () => {
   traineeId = users.users.find((user) => user.email === trainee.email)!.id;
   expect((await admin.post(`/api/users/${traineeId}/approve`, { data: { role: 'student' } })).ok()).toBe(true);
   // An admin action whose audit details carry a payload.
-  expect((await admin.patch(`/api/users/${traineeId}`, { data: { designation: `${JS_URL} designation` } })).ok()).toBe(true);
+  expect((await admin.patch(`/api/users/${traineeId}`, { data: { designation: `${JS_URL} designation` } })).ok()).toBe(
+    true,
+  );
   const uploaded = await admin.post('/api/sim/upload-scenario', {
-    multipart: { file: { name: `${SVG}.yaml`, mimeType: 'application/yaml', buffer: Buffer.from(hostileScenario('https://example.com/report?q=<script>')) } },
+    multipart: {
+      file: {
+        name: `${SVG}.yaml`,
+        mimeType: 'application/yaml',
+        buffer: Buffer.from(hostileScenario('https://example.com/report?q=<script>')),
+      },
+    },
   });
   expect(uploaded.status(), await uploaded.text()).toBe(201);
   await admin.dispose();
 });
 
 /** A page that records dialogs and renders without the CSP, signed in through the API. */
-async function openAs(browser: Browser, account: { email: string; password: string } | 'admin'): Promise<{ page: Page; dialogs: string[] }> {
+async function openAs(
+  browser: Browser,
+  account: { email: string; password: string } | 'admin',
+): Promise<{ page: Page; dialogs: string[] }> {
   const context = await browser.newContext({ bypassCSP: true });
   const page = await context.newPage();
   const dialogs: string[] = [];
@@ -94,20 +117,27 @@ async function openAs(browser: Browser, account: { email: string; password: stri
     void dialog.dismiss();
   });
   const credentials = account === 'admin' ? E2E_ADMIN : account;
-  const response = await page.request.post('/api/auth/login', { data: { email: credentials.email, password: credentials.password } });
+  const response = await page.request.post('/api/auth/login', {
+    data: { email: credentials.email, password: credentials.password },
+  });
   expect(response.ok()).toBe(true);
   return { page, dialogs };
 }
 
 /** Nothing ran, no dialog opened, and no payload turned into an element. */
 async function expectInert(page: Page, dialogs: string[], screen: string): Promise<void> {
-  expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned), `${screen}: window.__pwned`).toBeUndefined();
+  expect(
+    await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned),
+    `${screen}: window.__pwned`,
+  ).toBeUndefined();
   expect(dialogs, `${screen}: dialogs`).toEqual([]);
   const injected = await page.evaluate(
     () =>
       document.querySelectorAll('img[src="x"], svg[onload], [onerror], [onload]').length +
       [...document.querySelectorAll('script')].filter((script) => script.textContent?.includes('__pwned')).length +
-      [...document.querySelectorAll('a[href]')].filter((link) => link.getAttribute('href')!.trim().toLowerCase().startsWith('javascript:')).length,
+      [...document.querySelectorAll('a[href]')].filter((link) =>
+        link.getAttribute('href')!.trim().toLowerCase().startsWith('javascript:'),
+      ).length,
   );
   expect(injected, `${screen}: elements made from a payload`).toBe(0);
 }
@@ -120,7 +150,13 @@ async function expectText(page: Page, text: string): Promise<void> {
 test('a scenario whose source is a javascript: address is refused by the checker', async () => {
   const admin = await adminApi();
   const response = await admin.post('/api/sim/upload-scenario', {
-    multipart: { file: { name: 'js-source.yaml', mimeType: 'application/yaml', buffer: Buffer.from(hostileScenario(JS_URL).replace(scenarioId, `${scenarioId}-js`)) } },
+    multipart: {
+      file: {
+        name: 'js-source.yaml',
+        mimeType: 'application/yaml',
+        buffer: Buffer.from(hostileScenario(JS_URL).replace(scenarioId, `${scenarioId}-js`)),
+      },
+    },
   });
   expect(response.status()).toBe(400);
   expect(((await response.json()) as { problems: string[] }).problems).toContain(
@@ -143,7 +179,15 @@ test('the trainee screens show every payload as text and run none of it', async 
   await expect(page.getByRole('heading', { level: 1, name: scenarioName })).toBeVisible();
   await expect(page).toHaveURL(/\?simId=/);
   runId = new URL(page.url()).searchParams.get('simId')!;
-  for (const text of [`${SCRIPT} step title`, `${IMG} step description`, `${SVG} artifact title`, `${SCRIPT} artifact source`, `${IMG} artifact content`, JS_URL, `${IMG} indicator context`]) {
+  for (const text of [
+    `${SCRIPT} step title`,
+    `${IMG} step description`,
+    `${SVG} artifact title`,
+    `${SCRIPT} artifact source`,
+    `${IMG} artifact content`,
+    JS_URL,
+    `${IMG} indicator context`,
+  ]) {
     await expectText(page, text);
   }
   await page.getByRole('button', { name: 'Show Hint' }).click();
@@ -163,7 +207,10 @@ test('the trainee screens show every payload as text and run none of it', async 
   await page.goto('/dashboard');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   await expectText(page, scenarioName);
-  await page.getByRole('button', { name: /^Timeline/ }).first().click();
+  await page
+    .getByRole('button', { name: /^Timeline/ })
+    .first()
+    .click();
   await expectText(page, `${SCRIPT} feedback right`);
   await expectInert(page, dialogs, 'dashboard');
 
@@ -228,7 +275,13 @@ test('the admin screens show every payload as text and run none of it', async ({
   await page.getByRole('button', { name: `Preview ${scenarioName}` }).click();
   const preview = page.getByRole('dialog', { name: `Preview: ${scenarioName}` });
   await expect(preview).toBeVisible();
-  for (const text of [`${SCRIPT} step title`, `${IMG} option right`, `${SCRIPT} feedback right`, `${JS_URL} feedback wrong`, `${SVG} hint`]) {
+  for (const text of [
+    `${SCRIPT} step title`,
+    `${IMG} option right`,
+    `${SCRIPT} feedback right`,
+    `${JS_URL} feedback wrong`,
+    `${SVG} hint`,
+  ]) {
     await expect(preview.getByText(text, { exact: false }).first()).toBeVisible();
   }
   await expectInert(page, dialogs, 'configurator preview');

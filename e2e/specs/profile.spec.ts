@@ -16,7 +16,9 @@ async function choosePicture(page: Page, file: { name: string; mimeType: string;
   await (await chooser).setFiles(file);
 }
 
-test('editing the profile: names required, then saved with the message for 3 seconds, everywhere at once', async ({ page }) => {
+test('editing the profile: names required, then saved with the message for 3 seconds, everywhere at once', async ({
+  page,
+}) => {
   await signInPage(page, user);
   await page.goto('/profile');
   await expect(page.getByRole('heading', { name: 'My Profile', level: 1 })).toBeVisible();
@@ -47,7 +49,9 @@ test('editing the profile: names required, then saved with the message for 3 sec
   await expect(page.getByLabel('Designation')).toHaveValue('Threat Intel Lead');
 });
 
-test('the profile picture: a PNG is taken and shown round; SVG, over 2 MB and a disguised text file are refused', async ({ page }) => {
+test('the profile picture: a PNG is taken and shown round; SVG, over 2 MB and a disguised text file are refused', async ({
+  page,
+}) => {
   await signInPage(page, user);
   await page.goto('/profile');
   await expect(page.getByRole('button', { name: 'Upload picture' })).toBeVisible();
@@ -63,7 +67,11 @@ test('the profile picture: a PNG is taken and shown round; SVG, over 2 MB and a 
   await expect(page.getByRole('alert')).toHaveText(PROFILE_MESSAGES.photoTooLarge);
 
   // Passes the browser's quick check by its name and type; the server reads the bytes and refuses it.
-  await choosePicture(page, { name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('not a picture at all\n') });
+  await choosePicture(page, {
+    name: 'notes.png',
+    mimeType: 'image/png',
+    buffer: Buffer.from('not a picture at all\n'),
+  });
   await expect(page.getByRole('alert')).toHaveText(PROFILE_MESSAGES.photoType);
 
   await choosePicture(page, { name: 'me.png', mimeType: 'image/png', buffer: solidPng(300, 200, [0, 150, 200]) });

@@ -14,10 +14,22 @@ interface FixtureStep {
 }
 
 const STEPS: FixtureStep[] = [
-  { id: 'triage', technique: 'T1566.001', options: ['Pull the message from every mailbox', 'Forward it to the help desk'] },
-  { id: 'relay', technique: 'T1557', options: ['Classify it as an adversary-in-the-middle relay', 'Call it a fake login page'] },
+  {
+    id: 'triage',
+    technique: 'T1566.001',
+    options: ['Pull the message from every mailbox', 'Forward it to the help desk'],
+  },
+  {
+    id: 'relay',
+    technique: 'T1557',
+    options: ['Classify it as an adversary-in-the-middle relay', 'Call it a fake login page'],
+  },
   { id: 'scope', technique: 'T1078.004', options: ['Revoke the stolen session tokens', 'Reset the password only'] },
-  { id: 'report', technique: 'T1566.001', options: ['Write the timeline and indicators', 'Close the case without notes'] },
+  {
+    id: 'report',
+    technique: 'T1566.001',
+    options: ['Write the timeline and indicators', 'Close the case without notes'],
+  },
 ];
 
 /** A scenario file in the library's YAML format; option 0 is always the right answer. */
@@ -50,9 +62,16 @@ function scenarioYaml(id: string, name: string, steps: FixtureStep[] = STEPS): s
   return `${lines.join('\n')}\n`;
 }
 
-async function uploadScenario(admin: APIRequestContext, id: string, name: string, steps?: FixtureStep[]): Promise<void> {
+async function uploadScenario(
+  admin: APIRequestContext,
+  id: string,
+  name: string,
+  steps?: FixtureStep[],
+): Promise<void> {
   const response = await admin.post('/api/sim/upload-scenario', {
-    multipart: { file: { name: `${id}.yaml`, mimeType: 'application/yaml', buffer: Buffer.from(scenarioYaml(id, name, steps)) } },
+    multipart: {
+      file: { name: `${id}.yaml`, mimeType: 'application/yaml', buffer: Buffer.from(scenarioYaml(id, name, steps)) },
+    },
   });
   expect(response.status(), await response.text()).toBe(201);
 }
@@ -104,7 +123,9 @@ test.describe('progress and reporting', () => {
     await admin.dispose();
   });
 
-  test('a finished run shows on the dashboard with its score and result, its timeline and its report', async ({ page }) => {
+  test('a finished run shows on the dashboard with its score and result, its timeline and its report', async ({
+    page,
+  }) => {
     await signInPage(page, student);
     // Right, right, wrong, right: 3 of 4 = 75 %, a Pass.
     const runId = await playRun(page, scenarioId, [0, 0, 1, 0]);
@@ -183,7 +204,9 @@ test.describe('progress and reporting', () => {
 
     await page.getByRole('button', { name: /Score \(%\)/ }).click();
     await expect(page.getByRole('columnheader', { name: /Score \(%\)/ })).toHaveAttribute('aria-sort', 'ascending');
-    await expect(page.getByRole('table', { name: 'Training progress' }).locator('tbody tr').first().getByRole('cell').nth(2)).toHaveText('50');
+    await expect(
+      page.getByRole('table', { name: 'Training progress' }).locator('tbody tr').first().getByRole('cell').nth(2),
+    ).toHaveText('50');
 
     for (const [format, mediaType] of [
       ['CSV', 'text/csv; charset=utf-8'],
@@ -212,7 +235,9 @@ test.describe('progress and reporting', () => {
     const initialAccess = page.getByRole('region', { name: 'Initial Access' });
     const phishing = initialAccess.locator('[data-technique="T1566.001"]');
     await expect(phishing).toContainText('100%');
-    await expect(page.getByRole('region', { name: 'Credential Access' }).locator('[data-technique="T1557"]')).toContainText('0%');
+    await expect(
+      page.getByRole('region', { name: 'Credential Access' }).locator('[data-technique="T1557"]'),
+    ).toContainText('0%');
     // A technique in several tactics appears in each of them.
     await expect(page.getByRole('region', { name: 'Collection' }).locator('[data-technique="T1557"]')).toBeVisible();
     await phishing.focus();
@@ -230,7 +255,11 @@ test.describe('progress and reporting', () => {
       techniques: { techniqueID: string; score?: number; comment: string }[];
       gradient: { minValue: number; maxValue: number; colors: string[] };
     };
-    expect(layer).toMatchObject({ domain: 'enterprise-attack', versions: { layer: '4.5' }, gradient: { minValue: 0, maxValue: 100 } });
+    expect(layer).toMatchObject({
+      domain: 'enterprise-attack',
+      versions: { layer: '4.5' },
+      gradient: { minValue: 0, maxValue: 100 },
+    });
     expect(layer.name).toContain(trainee.email);
     expect(layer.techniques).toEqual(
       expect.arrayContaining([

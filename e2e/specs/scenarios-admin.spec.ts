@@ -10,7 +10,9 @@ async function chooseFile(page: Page, name: string, text: string) {
   await (await chooser).setFiles({ name, mimeType: 'application/yaml', buffer: Buffer.from(text) });
 }
 
-test('uploading: no file, a broken file with every problem listed, then a good file in the summary and the picker', async ({ page }) => {
+test('uploading: no file, a broken file with every problem listed, then a good file in the summary and the picker', async ({
+  page,
+}) => {
   const name = `Uploaded drill ${randomBytes(3).toString('hex')}`;
   const text = scenarioFile({ name, type: 'Hacktivism', difficulty: 2 });
   await signInAsAdmin(page);
@@ -38,10 +40,18 @@ test('uploading: no file, a broken file with every problem listed, then a good f
   await expect(summary).toBeVisible();
   await expect(failure).toBeHidden();
   await expect(summary.getByRole('row', { name: /Filename/ })).toContainText('good-drill.yaml');
-  await expect(summary.getByRole('row', { name: /Size/ })).toContainText(`${Buffer.byteLength(text).toLocaleString('en-US')} bytes`);
-  await expect(summary.getByRole('row', { name: /Upload time/ }).locator('time')).toHaveAttribute('datetime', /^\d{4}-\d\d-\d\dT/);
+  await expect(summary.getByRole('row', { name: /Size/ })).toContainText(
+    `${Buffer.byteLength(text).toLocaleString('en-US')} bytes`,
+  );
+  await expect(summary.getByRole('row', { name: /Upload time/ }).locator('time')).toHaveAttribute(
+    'datetime',
+    /^\d{4}-\d\d-\d\dT/,
+  );
   const id = name.toLowerCase().replace(/ /g, '-');
-  await expect(summary.getByRole('link', { name: 'Open the new scenario' })).toHaveAttribute('href', `/simulation/${id}`);
+  await expect(summary.getByRole('link', { name: 'Open the new scenario' })).toHaveAttribute(
+    'href',
+    `/simulation/${id}`,
+  );
   await expectAccessible(page);
 
   await summary.getByRole('link', { name: 'See it in Select a Scenario' }).click();
@@ -106,7 +116,10 @@ test('the configurator previews a whole scenario, and deletes one only after con
   await expect(rows.filter({ hasText: doomed })).toHaveCount(1);
 
   await page.getByRole('button', { name: `Delete ${doomed}` }).click();
-  await page.getByRole('dialog', { name: 'Delete scenario' }).getByRole('button', { name: 'Delete', exact: true }).click();
+  await page
+    .getByRole('dialog', { name: 'Delete scenario' })
+    .getByRole('button', { name: 'Delete', exact: true })
+    .click();
   await expect(rows.filter({ hasText: doomed })).toHaveCount(0);
   await expect(rows.filter({ hasText: keep })).toHaveCount(1);
   await page.reload();

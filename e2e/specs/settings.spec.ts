@@ -43,7 +43,10 @@ test('dark mode and the accent apply at once, survive a reload, and are set befo
   expect(await scheme(page)).toBe('dark');
   await expect(accent).toHaveText('Teal');
   expect(await cssVar(page, '--mantine-color-accent-5')).toBe('#0dffc9');
-  expect(await page.evaluate(() => [localStorage.getItem('theme'), localStorage.getItem('accent')])).toEqual(['dark', 'teal']);
+  expect(await page.evaluate(() => [localStorage.getItem('theme'), localStorage.getItem('accent')])).toEqual([
+    'dark',
+    'teal',
+  ]);
 
   await accent.click();
   await expect(accent).toHaveText('Purple');
@@ -87,7 +90,9 @@ for (const colorScheme of ['light', 'dark'] as const) {
   });
 }
 
-test('Reset Password: every message, the server’s refusal in red, then success and the dialog closing after 1.5 s', async ({ page }) => {
+test('Reset Password: every message, the server’s refusal in red, then success and the dialog closing after 1.5 s', async ({
+  page,
+}) => {
   // Last in the file: it changes the password of the file's account.
   const user = student;
   await signInPage(page, user);
@@ -138,7 +143,9 @@ test('Reset Password: every message, the server’s refusal in red, then success
   await update.click();
   const refusal = dialog.getByRole('alert');
   await expect(refusal).toHaveText('The current password is incorrect.');
-  const [red, green, blue] = (await refusal.evaluate((element) => getComputedStyle(element).color)).match(/\d+/g)!.map(Number);
+  const [red, green, blue] = (await refusal.evaluate((element) => getComputedStyle(element).color))
+    .match(/\d+/g)!
+    .map(Number);
   expect(red).toBeGreaterThan(green! + 60);
   expect(red).toBeGreaterThan(blue! + 60);
 
@@ -151,6 +158,8 @@ test('Reset Password: every message, the server’s refusal in red, then success
 
   // The new password is the one that works now.
   const api = await request.newContext({ baseURL });
-  expect((await api.post('/api/auth/login', { data: { email: user.email, password: 'Fresh!Pass2026' } })).status()).toBe(200);
+  expect(
+    (await api.post('/api/auth/login', { data: { email: user.email, password: 'Fresh!Pass2026' } })).status(),
+  ).toBe(200);
   await api.dispose();
 });

@@ -25,8 +25,10 @@ test.describe('at 1280 px wide', () => {
 
     await page.getByRole('banner').getByRole('link', { name: 'Help & FAQ' }).click();
     await expect(page).toHaveURL(/\/help$/);
-    await expect(page.getByRole('banner').getByRole('link', { name: 'Help & FAQ' })).toHaveAttribute('aria-current', 'page');
-
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Help & FAQ' })).toHaveAttribute(
+      'aria-current',
+      'page',
+    );
   });
 
   test('the top bar clock ticks every second', async ({ page }) => {
@@ -99,7 +101,9 @@ test.describe('at 375 px wide', () => {
   });
 });
 
-test('admins: the Admin Panel group in the sidebar, and the under-construction page with its drawing', async ({ page }) => {
+test('admins: the Admin Panel group in the sidebar, and the under-construction page with its drawing', async ({
+  page,
+}) => {
   await signInAsAdmin(page);
   await page.goto('/underconstruction');
   await expect(page.getByRole('heading', { name: 'Admin Panel', level: 1 })).toBeVisible();

@@ -46,7 +46,9 @@ test('a trainee plays a scenario to the end, with a hint, a Retry, right and wro
   expect(new URL(page.url()).searchParams.get('simId')).toBe(runId);
 
   // The email is drawn as an email: its header block, then the body.
-  await expect(page.getByRole('article', { name: 'Message reported by the clerk' }).getByText('Subject', { exact: true })).toBeVisible();
+  await expect(
+    page.getByRole('article', { name: 'Message reported by the clerk' }).getByText('Subject', { exact: true }),
+  ).toBeVisible();
   await expect(page.getByText('[Voicemail] 1 new message from +1 (555) 0147 - 0:48 sec')).toBeVisible();
   // The percent divides by the best path's length (4 steps: the sandbox step is off it) until the run completes.
   await scoreLine(page, '0 / 4 (0%)');
@@ -55,15 +57,21 @@ test('a trainee plays a scenario to the end, with a hint, a Retry, right and wro
   // The hint is sent only when asked for, and says what it costs first.
   await expect(page.getByText("Opening the hint costs 25 % of this step's credit.")).toBeVisible();
   await page.getByRole('button', { name: 'Show hint' }).click();
-  await expect(page.getByRole('note', { name: 'Hint' })).toContainText('Think about everyone who got the message, not only Dana.');
+  await expect(page.getByRole('note', { name: 'Hint' })).toContainText(
+    'Think about everyone who got the message, not only Dana.',
+  );
   await expect(page.getByRole('button', { name: 'Show hint' })).toHaveCount(0);
 
   // A wrong answer whose next step is null: the options lock, the feedback shows, the button reads Retry.
   await option(page, 'Open the attachment on your own workstation to see what it does').click();
   await expect(feedback(page)).toContainText('❌ Incorrect.');
   await expect(feedback(page)).toContainText('Credit earned: 0 of 1');
-  await expect(page.getByRole('list', { name: 'Options' })).toContainText('Never open a suspicious attachment outside a sandbox. Try again.');
-  await expect(page.getByRole('list', { name: 'Options' }).getByRole('listitem').filter({ hasText: EMAIL_CORRECT })).toContainText('Correct answer');
+  await expect(page.getByRole('list', { name: 'Options' })).toContainText(
+    'Never open a suspicious attachment outside a sandbox. Try again.',
+  );
+  await expect(
+    page.getByRole('list', { name: 'Options' }).getByRole('listitem').filter({ hasText: EMAIL_CORRECT }),
+  ).toContainText('Correct answer');
   await expect(feedback(page)).toBeFocused();
   await expect(option(page, EMAIL_CORRECT)).toHaveCount(0);
   await expectAccessible(page);
@@ -72,7 +80,13 @@ test('a trainee plays a scenario to the end, with a hint, a Retry, right and wro
   // Retry stays on the step; the number key 2 chooses the second option, Enter moves on. Only the first answer
   // of a visit earns credit.
   await expect(option(page, EMAIL_CORRECT)).toBeVisible();
-  await page.keyboard.press(String((await page.getByRole('group', { name: 'Options' }).getByRole('button').allTextContents()).findIndex((text) => text.includes(EMAIL_CORRECT)) + 1));
+  await page.keyboard.press(
+    String(
+      (await page.getByRole('group', { name: 'Options' }).getByRole('button').allTextContents()).findIndex((text) =>
+        text.includes(EMAIL_CORRECT),
+      ) + 1,
+    ),
+  );
   await expect(feedback(page)).toContainText('✅ Correct!');
   await expect(feedback(page)).toContainText('Only the first answer on a visit earns credit: this one earns nothing.');
   await scoreLine(page, '0 / 4 (0%)');
@@ -115,7 +129,10 @@ test('a trainee plays a scenario to the end, with a hint, a Retry, right and wro
   await expect(timeline.getByRole('listitem').first()).toContainText('Credit 0 (hint opened)');
   await expect(timeline.getByRole('listitem').nth(1)).toContainText('Later answer: no credit');
 
-  await expect(page.getByRole('link', { name: 'View after-action report' })).toHaveAttribute('href', `/runs/${runId}/report`);
+  await expect(page.getByRole('link', { name: 'View after-action report' })).toHaveAttribute(
+    'href',
+    `/runs/${runId}/report`,
+  );
   await expect(page.getByRole('link', { name: 'Back to scenarios' })).toHaveAttribute('href', '/scenarios');
   await expectAccessible(page);
 });
@@ -146,7 +163,9 @@ test('leaving mid-run loses nothing: the run resumes at the same step, answered 
   await page.getByRole('button', { name: 'Next' }).click();
   // The fall-through went to the following step in order.
   await expect(stepHeading(page, 'The sandbox report')).toBeVisible();
-  await expect(page.getByRole('article', { name: '[SELL] M365 relay kit, MFA bypass, weekly updates' })).toContainText('ledgerfox');
+  await expect(page.getByRole('article', { name: '[SELL] M365 relay kit, MFA bypass, weekly updates' })).toContainText(
+    'ledgerfox',
+  );
   await option(page, 'An adversary-in-the-middle relay that steals the session cookie').click();
   await expect(feedback(page)).toContainText('✅ Correct!');
 
@@ -158,10 +177,15 @@ test('leaving mid-run loses nothing: the run resumes at the same step, answered 
   await scoreLine(page, '1 / 4 (25%)');
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(stepHeading(page, "Dana's sign-in log")).toBeVisible();
-  await expect(page.getByRole('article', { name: 'Identity provider sign-in log, dana.k' })).toContainText('203.0.113.77');
+  await expect(page.getByRole('article', { name: 'Identity provider sign-in log, dana.k' })).toContainText(
+    '203.0.113.77',
+  );
 });
 
-test("a trainee cannot open someone else's run, and an unknown scenario says so with a way back", async ({ page, browser }) => {
+test("a trainee cannot open someone else's run, and an unknown scenario says so with a way back", async ({
+  page,
+  browser,
+}) => {
   const ownerPage = await browser.newPage();
   const runId = await startAs(ownerPage, trainee);
   await ownerPage.close();

@@ -16,9 +16,49 @@ const ROWS_PER_INSERT = 1000;
 /** Rows per transaction: big enough that commits do not dominate, small enough to show progress. */
 const ROWS_PER_TRANSACTION = 50_000;
 
-const FIRST_NAMES = ['Ada', 'Bo', 'Chen', 'Dana', 'Eli', 'Farah', 'Gus', 'Hana', 'Ivan', 'Jo', 'Kemal', 'Lena', 'Mo', 'Nia', 'Omar', 'Priya'];
-const LAST_NAMES = ['Achebe', 'Berg', 'Costa', 'Diaz', 'Eze', 'Fischer', 'Gupta', 'Haas', 'Ito', 'Jensen', 'Kowalski', 'Lund', 'Moreau', 'Novak'];
-const DESIGNATIONS = ['SOC Analyst', 'Threat Hunter', 'CTI Analyst', 'Incident Responder', 'SOC Lead', 'Detection Engineer', ''];
+const FIRST_NAMES = [
+  'Ada',
+  'Bo',
+  'Chen',
+  'Dana',
+  'Eli',
+  'Farah',
+  'Gus',
+  'Hana',
+  'Ivan',
+  'Jo',
+  'Kemal',
+  'Lena',
+  'Mo',
+  'Nia',
+  'Omar',
+  'Priya',
+];
+const LAST_NAMES = [
+  'Achebe',
+  'Berg',
+  'Costa',
+  'Diaz',
+  'Eze',
+  'Fischer',
+  'Gupta',
+  'Haas',
+  'Ito',
+  'Jensen',
+  'Kowalski',
+  'Lund',
+  'Moreau',
+  'Novak',
+];
+const DESIGNATIONS = [
+  'SOC Analyst',
+  'Threat Hunter',
+  'CTI Analyst',
+  'Incident Responder',
+  'SOC Lead',
+  'Detection Engineer',
+  '',
+];
 
 /** A small deterministic generator, so two seeds with the same flags produce the same data. */
 function random(seed: number): () => number {
@@ -81,7 +121,8 @@ async function seedUsers(db: Db, count: number, next: () => number): Promise<See
 
 async function seedEvents(db: Db, count: number, accounts: SeededAccount[], next: () => number): Promise<void> {
   const signers = accounts.filter((account) => account.role !== 'pending');
-  if (signers.length === 0 && count > 0) throw new Error('--events needs at least one approved seeded user (--users > 0)');
+  if (signers.length === 0 && count > 0)
+    throw new Error('--events needs at least one approved seeded user (--users > 0)');
   const now = Date.now();
   // Timestamps rise with the insert order (as real sign-ins do), so the (at, id) index grows at its end.
   const spanMs = 365 * DAY_MS;
@@ -109,7 +150,8 @@ async function seedEvents(db: Db, count: number, accounts: SeededAccount[], next
       }
     });
     written = end;
-    if (process.stdout.isTTY) process.stdout.write(`\r  login events: ${written.toLocaleString('en')} / ${count.toLocaleString('en')}`);
+    if (process.stdout.isTTY)
+      process.stdout.write(`\r  login events: ${written.toLocaleString('en')} / ${count.toLocaleString('en')}`);
   }
   if (count > 0 && process.stdout.isTTY) process.stdout.write('\n');
 }
@@ -135,15 +177,21 @@ async function main(): Promise<void> {
       // A bigger page cache for this one connection: the indexes of a million rows stay in memory while written.
       await sql`pragma cache_size = -262144`.execute(db);
     }
-    console.log(`Seeding ${dialect} at ${location}: ${users.toLocaleString('en')} users, ${events.toLocaleString('en')} login events`);
+    console.log(
+      `Seeding ${dialect} at ${location}: ${users.toLocaleString('en')} users, ${events.toLocaleString('en')} login events`,
+    );
     const next = random(Number(values.seed));
     const started = performance.now();
     const accounts = await seedUsers(db, users, next);
     const usersDone = performance.now();
-    console.log(`  users: ${accounts.length.toLocaleString('en')} in ${((usersDone - started) / 1000).toFixed(1)} s (password ${SEED_PASSWORD})`);
+    console.log(
+      `  users: ${accounts.length.toLocaleString('en')} in ${((usersDone - started) / 1000).toFixed(1)} s (password ${SEED_PASSWORD})`,
+    );
     await seedEvents(db, events, accounts, next);
     const eventsDone = performance.now();
-    console.log(`  login events in ${((eventsDone - usersDone) / 1000).toFixed(1)} s; total ${((eventsDone - started) / 1000).toFixed(1)} s`);
+    console.log(
+      `  login events in ${((eventsDone - usersDone) / 1000).toFixed(1)} s; total ${((eventsDone - started) / 1000).toFixed(1)} s`,
+    );
   } finally {
     await db.destroy();
   }

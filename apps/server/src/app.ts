@@ -34,7 +34,6 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
-
 /** Builds the whole Fastify instance, ready to listen or to take app.inject() calls in tests. */
 export async function buildApp({ config, db, dialect, logger = false }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({

@@ -22,7 +22,8 @@ beforeEach(async () => {
 afterEach(() => t.close());
 
 const admins = () => t.db.selectFrom('users').selectAll().where('role', '=', 'admin').execute();
-const audit = () => t.db.selectFrom('audit_log').select(['actor', 'action', 'details', 'screen']).orderBy('id').execute();
+const audit = () =>
+  t.db.selectFrom('audit_log').select(['actor', 'action', 'details', 'screen']).orderBy('id').execute();
 const NEW_PASSWORD = 'Recovered!Pass9';
 
 describe('the first admin', () => {
@@ -33,7 +34,9 @@ describe('the first admin', () => {
     expect(await verifyPassword(admin!.password_hash, created!.generatedPassword!)).toBe(true);
     expect(await ensureAdmin(t.db, {})).toBeNull();
     expect(await admins()).toHaveLength(1);
-    expect(await audit()).toEqual([{ actor: null, action: 'create admin', details: 'Created the first admin admin@localhost', screen: 'Start-up' }]);
+    expect(await audit()).toEqual([
+      { actor: null, action: 'create admin', details: 'Created the first admin admin@localhost', screen: 'Start-up' },
+    ]);
   });
 
   it('is created exactly once when several starts race on one database', async () => {
@@ -58,7 +61,15 @@ describe('ADMIN_EMAIL and ADMIN_PASSWORD at start', () => {
     expect(await verifyPassword(row.password_hash, NEW_PASSWORD)).toBe(true);
     expect(await t.db.selectFrom('sessions').select('id').where('user_id', '=', user.id).execute()).toEqual([]);
     expect((await audit()).map((entry) => entry.action)).toEqual(['restore admin']);
-    expect((await t.request({ method: 'POST', url: '/api/auth/login', body: { email: 'lead@example.com', password: NEW_PASSWORD } })).statusCode).toBe(200);
+    expect(
+      (
+        await t.request({
+          method: 'POST',
+          url: '/api/auth/login',
+          body: { email: 'lead@example.com', password: NEW_PASSWORD },
+        })
+      ).statusCode,
+    ).toBe(200);
   });
 
   it('change nothing, and audit nothing, when that admin is already usable', async () => {
@@ -79,12 +90,27 @@ describe('ADMIN_EMAIL and ADMIN_PASSWORD at start', () => {
 
 describe('recovery commands', () => {
   it('unlock re-enables and unlocks the account, audited', async () => {
-    const user = await t.createUser({ role: 'admin', disabled: 1, failed_attempts: 3, locked_until: new Date(Date.now() + 60_000).toISOString() });
+    const user = await t.createUser({
+      role: 'admin',
+      disabled: 1,
+      failed_attempts: 3,
+      locked_until: new Date(Date.now() + 60_000).toISOString(),
+    });
     await unlockAccount(t.db, user.email.toUpperCase());
     const row = await t.db.selectFrom('users').selectAll().where('id', '=', user.id).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ disabled: 0, failed_attempts: 0, locked_until: null, password_hash: user.password_hash });
+    expect(row).toMatchObject({
+      disabled: 0,
+      failed_attempts: 0,
+      locked_until: null,
+      password_hash: user.password_hash,
+    });
     expect(await audit()).toEqual([
-      { actor: null, action: 'unlock account', details: `Re-enabled ${user.email} and lifted its sign-in lock`, screen: 'Admin command' },
+      {
+        actor: null,
+        action: 'unlock account',
+        details: `Re-enabled ${user.email} and lifted its sign-in lock`,
+        screen: 'Admin command',
+      },
     ]);
   });
 
@@ -103,7 +129,9 @@ describe('recovery commands', () => {
   it('refuse an unknown email and a password that breaks the rule, changing nothing', async () => {
     const user = await t.createUser();
     await expect(unlockAccount(t.db, 'nobody@example.com')).rejects.toThrow(AccountRecoveryError);
-    await expect(resetPassword(t.db, 'nobody@example.com', NEW_PASSWORD)).rejects.toThrow('No account has the email nobody@example.com.');
+    await expect(resetPassword(t.db, 'nobody@example.com', NEW_PASSWORD)).rejects.toThrow(
+      'No account has the email nobody@example.com.',
+    );
     await expect(resetPassword(t.db, user.email, 'weak')).rejects.toThrow(AccountRecoveryError);
     expect(await audit()).toEqual([]);
   });
@@ -118,10 +146,14 @@ describe('npm run admin', () => {
       const { db, close } = await target.open();
       try {
         await ensureAdmin(db, { email: 'cli@example.com', password: PASSWORD });
-        const command = execFile(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', 'reset-password', 'cli@example.com'], {
-          cwd: SERVER_DIR,
-          env,
-        });
+        const command = execFile(
+          process.execPath,
+          ['--import', 'tsx', 'src/cli/admin.ts', 'reset-password', 'cli@example.com'],
+          {
+            cwd: SERVER_DIR,
+            env,
+          },
+        );
         command.stdin!.end(`${NEW_PASSWORD}\n`);
         const output = await new Promise<string>((resolve, reject) => {
           let text = '';
@@ -130,13 +162,22 @@ describe('npm run admin', () => {
         });
         expect(output).toContain('cli@example.com: password set');
         expect(output).not.toContain(NEW_PASSWORD);
-        const row = await db.selectFrom('users').selectAll().where('email', '=', 'cli@example.com').executeTakeFirstOrThrow();
+        const row = await db
+          .selectFrom('users')
+          .selectAll()
+          .where('email', '=', 'cli@example.com')
+          .executeTakeFirstOrThrow();
         expect(await verifyPassword(row.password_hash, NEW_PASSWORD)).toBe(true);
 
-        const unknown = await run(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', 'unlock', 'ghost@example.com'], { cwd: SERVER_DIR, env }).catch(
-          (error: { code: number; stderr: string }) => error,
-        );
-        expect(unknown).toMatchObject({ code: 1, stderr: expect.stringContaining('No account has the email ghost@example.com.') });
+        const unknown = await run(
+          process.execPath,
+          ['--import', 'tsx', 'src/cli/admin.ts', 'unlock', 'ghost@example.com'],
+          { cwd: SERVER_DIR, env },
+        ).catch((error: { code: number; stderr: string }) => error);
+        expect(unknown).toMatchObject({
+          code: 1,
+          stderr: expect.stringContaining('No account has the email ghost@example.com.'),
+        });
       } finally {
         await close();
       }
@@ -208,12 +249,19 @@ async function startServer(env: Record<string, string>) {
 
 const onPostgres = usingPostgres() ? describe : null;
 onPostgres?.('servers starting at the same moment on one empty PostgreSQL database', () => {
-  async function startTogether(database: Awaited<ReturnType<typeof freshPostgresDatabase>>, whileStarting?: () => Promise<void>) {
+  async function startTogether(
+    database: Awaited<ReturnType<typeof freshPostgresDatabase>>,
+    whileStarting?: () => Promise<void>,
+  ) {
     const servers = await Promise.all([1, 2, 3].map(() => startServer(database.env)));
     try {
       await whileStarting?.();
       const started = await Promise.allSettled(servers.map((server) => server.listening));
-      expect(started.map((result) => (result.status === 'rejected' ? String(result.reason) : 'up'))).toEqual(['up', 'up', 'up']);
+      expect(started.map((result) => (result.status === 'rejected' ? String(result.reason) : 'up'))).toEqual([
+        'up',
+        'up',
+        'up',
+      ]);
       expect(await Promise.all(servers.map((server) => server.health()))).toEqual([200, 200, 200]);
     } finally {
       await Promise.all(servers.map((server) => server.stop()));
@@ -251,9 +299,14 @@ onPostgres?.('servers starting at the same moment on one empty PostgreSQL databa
           await watcher.connect();
           try {
             const waiting = async () =>
-              (await watcher.query<{ n: number }>("select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'")).rows[0]!.n;
+              (
+                await watcher.query<{ n: number }>(
+                  "select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'",
+                )
+              ).rows[0]!.n;
             const deadline = Date.now() + 60_000;
-            while ((await waiting()) < 3 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+            while ((await waiting()) < 3 && Date.now() < deadline)
+              await new Promise((resolve) => setTimeout(resolve, 200));
             expect(await waiting()).toBe(3);
           } finally {
             await watcher.end();

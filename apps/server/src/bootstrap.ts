@@ -48,7 +48,12 @@ export async function ensureAdmin(
     if (await findAnyAdminId(trx)) return false; // another server made one meanwhile
     const now = nowIso();
     await upsertAdmin(trx, newAdmin(email, passwordHash, now));
-    await recordAudit(trx, { actor: null, action: 'create admin', details: `Created the first admin ${email}`, screen: START_UP });
+    await recordAudit(trx, {
+      actor: null,
+      action: 'create admin',
+      details: `Created the first admin ${email}`,
+      screen: START_UP,
+    });
     return true;
   });
   return created ? { email, action: 'created', generatedPassword } : null;
@@ -56,7 +61,8 @@ export async function ensureAdmin(
 
 /** True when the account already is an enabled, unlocked admin with this password and no failed attempts. */
 async function isReadyAdmin(user: User | undefined, password: string): Promise<boolean> {
-  if (!user || user.role !== 'admin' || user.disabled !== 0 || user.locked_until !== null || user.failed_attempts !== 0) return false;
+  if (!user || user.role !== 'admin' || user.disabled !== 0 || user.locked_until !== null || user.failed_attempts !== 0)
+    return false;
   return verifyPassword(user.password_hash, password);
 }
 
@@ -125,7 +131,11 @@ export async function unlockAccount(db: Db, rawEmail: string): Promise<void> {
  * `npm run admin -- reset-password <email>`: sets the password (a generated one when none is given, returned
  * to print), re-enables and unlocks the account and ends its sessions (audited).
  */
-export async function resetPassword(db: Db, rawEmail: string, password?: string): Promise<{ generatedPassword?: string }> {
+export async function resetPassword(
+  db: Db,
+  rawEmail: string,
+  password?: string,
+): Promise<{ generatedPassword?: string }> {
   const email = normalised(rawEmail);
   if (password !== undefined && !meetsPasswordRule(password)) throw new AccountRecoveryError(PASSWORD_RULE_MESSAGE);
   if (!(await findUserByEmail(db, email))) throw unknownAccount(email);

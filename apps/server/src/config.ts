@@ -17,12 +17,22 @@ const envSchema = z
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     REPOSITORY_URL: z.url({ protocol: /^https?$/ }).default('https://github.com/tradecraft-range/tradecraft'),
     WEB_DIST_DIR: z.string().min(1).optional(),
-    LOCKOUT_MINUTES: z.coerce.number().int().min(1).max(24 * 60).default(15),
+    LOCKOUT_MINUTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 60)
+      .default(15),
     RUN_STARTS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
     TRUSTED_HOSTS: z
       .string()
       .default('')
-      .transform((value) => value.split(',').map((host) => host.trim()).filter(Boolean))
+      .transform((value) =>
+        value
+          .split(',')
+          .map((host) => host.trim())
+          .filter(Boolean),
+      )
       .refine((hosts) => hosts.every((host) => /^(?:[a-z0-9.-]+|\[[0-9a-f:]+\])(?::\d{1,5})?$/i.test(host)), {
         message: 'must be a comma-separated list of host names, each with an optional :port',
       }),

@@ -23,7 +23,9 @@ async function main(): Promise<void> {
   const logger = {
     level: config.logLevel,
     // Pretty lines for a person at a terminal; JSON lines for everything else (files, log shippers).
-    ...(process.stdout.isTTY ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss' } } } : {}),
+    ...(process.stdout.isTTY
+      ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss' } } }
+      : {}),
   };
 
   const { db, dialect, location } = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
@@ -33,7 +35,12 @@ async function main(): Promise<void> {
     app.log.info({ dialect, location, applied }, 'database ready');
     const library = await loadBuiltinScenarios(db, undefined, app.log);
     app.log.info(
-      { loaded: library.loaded, inserted: library.inserted.length, updated: library.updated.length, skipped: library.skipped.length },
+      {
+        loaded: library.loaded,
+        inserted: library.inserted.length,
+        updated: library.updated.length,
+        skipped: library.skipped.length,
+      },
       `built-in scenarios: ${library.loaded} loaded`,
     );
     const admin = await ensureAdmin(db, { email: config.adminEmail, password: config.adminPassword });

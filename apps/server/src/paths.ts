@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 function findProjectRoot(start: string): string {
   for (let dir = start; ; dir = path.dirname(dir)) {
     const manifest = path.join(dir, 'package.json');
-    if (fs.existsSync(manifest) && 'workspaces' in (JSON.parse(fs.readFileSync(manifest, 'utf8')) as object)) return dir;
+    if (fs.existsSync(manifest) && 'workspaces' in (JSON.parse(fs.readFileSync(manifest, 'utf8')) as object))
+      return dir;
     if (path.dirname(dir) === dir) throw new Error(`No workspace root above ${start}`);
   }
 }

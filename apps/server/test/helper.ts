@@ -64,7 +64,9 @@ function watchDeclaredStatuses(app: FastifyInstance): void {
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url;
     if (!route?.startsWith('/api/') || request.method === 'HEAD') return;
-    declared ??= declaredStatusesOf(app.swagger() as { paths?: Record<string, Record<string, { responses?: object }>> });
+    declared ??= declaredStatusesOf(
+      app.swagger() as { paths?: Record<string, Record<string, { responses?: object }>> },
+    );
     const operation = `${request.method} ${route.replace(/:(\w+)/g, '{$1}')}`;
     const statuses = declared.get(operation);
     if (statuses && !statuses.has(String(reply.statusCode))) {
@@ -73,7 +75,9 @@ function watchDeclaredStatuses(app: FastifyInstance): void {
   });
 }
 
-function declaredStatusesOf(document: { paths?: Record<string, Record<string, { responses?: object }>> }): Map<string, Set<string>> {
+function declaredStatusesOf(document: {
+  paths?: Record<string, Record<string, { responses?: object }>>;
+}): Map<string, Set<string>> {
   const declared = new Map<string, Set<string>>();
   for (const [url, operations] of Object.entries(document.paths ?? {})) {
     for (const [method, operation] of Object.entries(operations)) {
@@ -105,7 +109,9 @@ export function allowUndeclaredStatus(status: number): void {
 
 /** Throws (and forgets them) when any answer so far had an undeclared status that the test did not allow. */
 export function assertDeclaredStatuses(): void {
-  const found = undeclaredStatuses.splice(0).filter((entry) => ![...allowedStatuses].some((status) => entry.includes(` answered ${status},`)));
+  const found = undeclaredStatuses
+    .splice(0)
+    .filter((entry) => ![...allowedStatuses].some((status) => entry.includes(` answered ${status},`)));
   allowedStatuses.clear();
   if (found.length > 0) throw new Error(`Undeclared response status:\n  ${[...new Set(found)].join('\n  ')}`);
 }
@@ -133,7 +139,11 @@ export async function createTestApp(
   env: Record<string, string> = {},
   options: { sqliteBusyTimeoutMs?: number } = {},
 ): Promise<TestApp> {
-  const config = loadConfig({ PUBLIC_ORIGIN: ORIGIN, WEB_DIST_DIR: path.join(os.tmpdir(), 'tradecraft-no-web'), ...env });
+  const config = loadConfig({
+    PUBLIC_ORIGIN: ORIGIN,
+    WEB_DIST_DIR: path.join(os.tmpdir(), 'tradecraft-no-web'),
+    ...env,
+  });
   let cleanup: () => Promise<void>;
   let handle: ReturnType<typeof openDatabase>;
   let pgSchema: string | undefined;

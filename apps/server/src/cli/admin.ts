@@ -8,7 +8,8 @@ import { ConfigError, loadConfig } from '../config';
 import { migrateToLatest, openDatabase } from '../db/database';
 import { AccountRecoveryError, resetPassword, unlockAccount } from '../bootstrap';
 
-const USAGE = 'usage: npm run admin -- unlock <email>\n       npm run admin -- reset-password <email>   (a new password may be piped on stdin)';
+const USAGE =
+  'usage: npm run admin -- unlock <email>\n       npm run admin -- reset-password <email>   (a new password may be piped on stdin)';
 
 /** The first line piped on stdin, or undefined when stdin is a terminal or empty. */
 async function passwordFromStdin(): Promise<string | undefined> {
@@ -44,7 +45,8 @@ async function main(): Promise<number> {
     } else {
       const { generatedPassword } = await resetPassword(db, email, await passwordFromStdin());
       console.log(`${email}: password set, account enabled and unlocked, its sessions ended.`);
-      if (generatedPassword) console.log(`  new password: ${generatedPassword}\n  Sign in and change it under Settings.`);
+      if (generatedPassword)
+        console.log(`  new password: ${generatedPassword}\n  Sign in and change it under Settings.`);
     }
     return 0;
   } catch (error) {

@@ -17,7 +17,10 @@ describe('online SQLite backup', () => {
     await migrateToLatest(db);
     const now = new Date().toISOString();
     const write = (index: number) =>
-      db.insertInto('audit_log').values({ actor: 'admin@x.test', action: 'Test', details: `row ${index}`, screen: 'Test', at: now }).execute();
+      db
+        .insertInto('audit_log')
+        .values({ actor: 'admin@x.test', action: 'Test', details: `row ${index}`, screen: 'Test', at: now })
+        .execute();
     for (let index = 0; index < 200; index += 1) await write(index);
     // Writes go on while the backup runs.
     let written = 200;

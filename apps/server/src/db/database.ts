@@ -62,7 +62,11 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     });
     const url = new URL(options.databaseUrl);
     url.password = '';
-    return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), dialect: 'postgres', location: url.toString() };
+    return {
+      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
+      dialect: 'postgres',
+      location: url.toString(),
+    };
   }
   const file = options.sqliteFile ?? sqliteFileIn(options.dataDir ?? './data');
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -179,4 +183,3 @@ export async function isDatabaseReachable(db: Db): Promise<boolean> {
     return false;
   }
 }
-

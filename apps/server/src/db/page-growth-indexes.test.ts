@@ -44,14 +44,17 @@ describe('indexes for pages that must not grow with the data', () => {
     });
   }
 
-  it.each(['actor', 'action', 'details', 'screen'] as const)('sorts the audit log by %s with an index walk', async (column) => {
-    for (const dir of ['asc', 'desc'] as const) {
-      const sent = await plans((db) => listAuditEntries(db, {}, { sort: column, dir, page: 1, pageSize: 10 }));
-      const page = sent.find((query) => /order by/i.test(query.sql));
-      expect(page?.plan).toContain(`audit_log_${column}_sort_idx`);
-      expect(page?.plan).not.toMatch(/TEMP B-TREE FOR ORDER BY|Sort Key/);
-    }
-  });
+  it.each(['actor', 'action', 'details', 'screen'] as const)(
+    'sorts the audit log by %s with an index walk',
+    async (column) => {
+      for (const dir of ['asc', 'desc'] as const) {
+        const sent = await plans((db) => listAuditEntries(db, {}, { sort: column, dir, page: 1, pageSize: 10 }));
+        const page = sent.find((query) => /order by/i.test(query.sql));
+        expect(page?.plan).toContain(`audit_log_${column}_sort_idx`);
+        expect(page?.plan).not.toMatch(/TEMP B-TREE FOR ORDER BY|Sort Key/);
+      }
+    },
+  );
 
   it("asks whether a trainee completed a scenario with the trainee's own runs only", async () => {
     const [catalogue] = await plans((db) => listCatalogue(db, { notCompletedBy: 'u' }));

@@ -59,7 +59,9 @@ function otherWriter(file: string, userId: string, holdMs: number | 'untilStoppe
   return {
     started,
     async stop(): Promise<number> {
-      const writes = new Promise<number>((resolve) => worker.on('message', (message) => typeof message === 'number' && resolve(message)));
+      const writes = new Promise<number>((resolve) =>
+        worker.on('message', (message) => typeof message === 'number' && resolve(message)),
+      );
       Atomics.store(stop, 0, 1);
       Atomics.notify(stop, 0);
       return writes;
@@ -80,7 +82,10 @@ function otherPostgresWriter(t: TestApp, userId: string, holdMs: number) {
   });
   const loop = (async () => {
     const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(t.db);
-    const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL, options: `-c search_path=${rows[0]!.schema}` });
+    const client = new pg.Client({
+      connectionString: process.env.TEST_DATABASE_URL,
+      options: `-c search_path=${rows[0]!.schema}`,
+    });
     await client.connect();
     while (!stopped) {
       await client.query('begin');
@@ -117,7 +122,9 @@ describe('a second process writing the same database', () => {
     const { cookie } = await t.userWithSession('admin');
     const edited = await t.createUser();
     const elsewhere = await t.createUser();
-    const writer = t.sqliteFile ? otherWriter(t.sqliteFile, elsewhere.id, 3, 3) : otherPostgresWriter(t, elsewhere.id, 3);
+    const writer = t.sqliteFile
+      ? otherWriter(t.sqliteFile, elsewhere.id, 3, 3)
+      : otherPostgresWriter(t, elsewhere.id, 3);
     await writer.started;
     const statuses: number[] = [];
     for (let index = 0; index < 150; index += 1) {
@@ -132,7 +139,11 @@ describe('a second process writing the same database', () => {
     const writes = await writer.stop();
     expect(writes).toBeGreaterThan(10); // the two really interleaved
     expect(statuses.filter((status) => status !== 200)).toEqual([]);
-    const row = await t.db.selectFrom('users').select('designation').where('id', '=', edited.id).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('users')
+      .select('designation')
+      .where('id', '=', edited.id)
+      .executeTakeFirstOrThrow();
     expect(row.designation).toBe('Analyst 149');
   });
 
@@ -142,12 +153,21 @@ describe('a second process writing the same database', () => {
     const edited = await t.createUser({ designation: 'Before' });
     const writer = otherWriter(t.sqliteFile!, edited.id, 'untilStopped');
     await writer.started; // the lock is taken until the writer is stopped
-    const response = await t.request({ method: 'PATCH', url: `/api/users/${edited.id}`, body: { firstName: 'Changed' }, cookie });
+    const response = await t.request({
+      method: 'PATCH',
+      url: `/api/users/${edited.id}`,
+      body: { firstName: 'Changed' },
+      cookie,
+    });
     await writer.stop();
     expect(response.statusCode).toBe(503);
     expect(response.headers['retry-after']).toBe('1');
     expect(response.json()).toEqual({ error: 'The database is busy. Please try again in a moment.' });
-    const row = await t.db.selectFrom('users').select('first_name').where('id', '=', edited.id).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('users')
+      .select('first_name')
+      .where('id', '=', edited.id)
+      .executeTakeFirstOrThrow();
     expect(row.first_name).toBe(edited.first_name);
   });
 });

@@ -78,7 +78,12 @@ describe('authorization matrix', () => {
     const admin = await t.createUser({ role: 'admin' });
     const disabled = await t.createUser({ role: 'admin' });
     const pending = await t.createUser({ role: 'pending' });
-    Object.assign(emails, { student: student.email, admin: admin.email, disabled: disabled.email, pending: pending.email });
+    Object.assign(emails, {
+      student: student.email,
+      admin: admin.email,
+      disabled: disabled.email,
+      pending: pending.email,
+    });
     const client = { ip: '127.0.0.1', userAgent: 'matrix' };
     // A fresh session per call, so no call (say, a logout) can spoil the next one.
     tokens.student = async () => (await createSession(t.db, student.id, client)).token;
@@ -94,7 +99,8 @@ describe('authorization matrix', () => {
   it('declares every registered route in the expected table, and nothing more', () => {
     const registered = t.app.apiRoutes.map((route) => `${route.method} ${route.url}`).sort();
     expect(registered).toEqual(Object.keys(EXPECTED).sort());
-    for (const route of t.app.apiRoutes) expect(route.access, `${route.method} ${route.url}`).toBe(EXPECTED[`${route.method} ${route.url}`]);
+    for (const route of t.app.apiRoutes)
+      expect(route.access, `${route.method} ${route.url}`).toBe(EXPECTED[`${route.method} ${route.url}`]);
   });
 
   it('enforces each route for anonymous, student, admin and a disabled user', async () => {
@@ -104,7 +110,9 @@ describe('authorization matrix', () => {
       if (SELF_CHANGING.has(key)) continue;
       // An :email parameter is the caller's own (a trainee may read their own progress); other ids match nothing.
       const urlFor = (who?: keyof typeof emails) =>
-        route.url.replace(/:email/g, encodeURIComponent(who ? emails[who] : 'nobody@example.com')).replace(/:[a-zA-Z]+/g, 'no-such-id');
+        route.url
+          .replace(/:email/g, encodeURIComponent(who ? emails[who] : 'nobody@example.com'))
+          .replace(/:[a-zA-Z]+/g, 'no-such-id');
       const call = async (token?: string, who?: keyof typeof emails) =>
         (
           await t.request({
@@ -118,7 +126,8 @@ describe('authorization matrix', () => {
       const anonymous = await call();
       const disabled = await call(await tokens.disabled(), 'disabled');
       if (isStream(route.url)) {
-        if (anonymous !== 401 || disabled !== 401) failures.push(`${key}: anonymous ${anonymous}, disabled ${disabled}`);
+        if (anonymous !== 401 || disabled !== 401)
+          failures.push(`${key}: anonymous ${anonymous}, disabled ${disabled}`);
         continue;
       }
       const student = await call(await tokens.student(), 'student');
@@ -134,7 +143,9 @@ describe('authorization matrix', () => {
       };
       for (const [who, ok] of Object.entries(wants)) {
         if (!ok) {
-          failures.push(`${key} (${expected}) as ${who}: anonymous ${anonymous}, student ${student}, admin ${admin}, disabled ${disabled}, pending ${pending}`);
+          failures.push(
+            `${key} (${expected}) as ${who}: anonymous ${anonymous}, student ${student}, admin ${admin}, disabled ${disabled}, pending ${pending}`,
+          );
         }
       }
     }
@@ -190,7 +201,11 @@ describe('encoded and doubled paths', () => {
     for (const route of t.app.apiRoutes) {
       const plain = route.url.replace(/:[a-zA-Z]+/g, 'no-such-id');
       for (const url of pathVariants(plain)) {
-        for (const [who, token] of [['anonymous', undefined], ['student', studentToken], ['admin', adminToken]] as const) {
+        for (const [who, token] of [
+          ['anonymous', undefined],
+          ['student', studentToken],
+          ['admin', adminToken],
+        ] as const) {
           const { status, body } = await rawRequest(Number(port), route.method, url, token);
           if (status !== 400 || JSON.parse(body).error !== 'The request path is malformed.') {
             failures.push(`${route.method} ${url} as ${who}: ${status}`);
@@ -213,8 +228,10 @@ describe('encoded and doubled paths', () => {
           cookie: adminToken,
           headers: { origin: 'https://evil.example' },
         });
-        if (response.statusCode !== 403 && response.statusCode !== 400) failures.push(`${route.method} ${url}: ${response.statusCode}`);
-        if (url === plain && response.statusCode !== 403) failures.push(`${route.method} ${url} (plain): ${response.statusCode}`);
+        if (response.statusCode !== 403 && response.statusCode !== 400)
+          failures.push(`${route.method} ${url}: ${response.statusCode}`);
+        if (url === plain && response.statusCode !== 403)
+          failures.push(`${route.method} ${url} (plain): ${response.statusCode}`);
       }
     }
     expect(failures).toEqual([]);
@@ -228,7 +245,12 @@ describe('encoded and doubled paths', () => {
 });
 
 /** One request with the path sent byte for byte as given. */
-function rawRequest(port: number, method: string, path: string, token?: string): Promise<{ status: number; body: string }> {
+function rawRequest(
+  port: number,
+  method: string,
+  path: string,
+  token?: string,
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const hasBody = method !== 'GET' && method !== 'DELETE';
     const request = http.request(
@@ -267,7 +289,8 @@ describe('the API description', () => {
     const student = await t.userWithSession('student');
     const admin = await t.userWithSession('admin');
     for (const url of ['/api/docs', '/api/docs/json', '/api/docs/yaml', '/api/docs/static/index.html']) {
-      const as = async (cookie?: string) => (await t.request({ method: 'GET', url, ...(cookie ? { cookie } : {}) })).statusCode;
+      const as = async (cookie?: string) =>
+        (await t.request({ method: 'GET', url, ...(cookie ? { cookie } : {}) })).statusCode;
       expect([url, await as(), await as(student.cookie)]).toEqual([url, 401, 403]);
       expect([200, 302]).toContain(await as(admin.cookie));
     }

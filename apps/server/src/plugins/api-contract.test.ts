@@ -27,7 +27,11 @@ beforeAll(async () => {
   const upload = await t.app.inject({
     method: 'POST',
     url: '/api/sim/upload-scenario',
-    headers: { origin: ORIGIN, cookie: `${SESSION_COOKIE}=${adminCookie}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    headers: {
+      origin: ORIGIN,
+      cookie: `${SESSION_COOKIE}=${adminCookie}`,
+      'content-type': `multipart/form-data; boundary=${boundary}`,
+    },
     payload:
       `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="invoice-phish.yaml"\r\nContent-Type: application/yaml\r\n\r\n` +
       `${fs.readFileSync(choiceScenario, 'utf8')}\r\n--${boundary}--\r\n`,
@@ -56,24 +60,38 @@ describe('a client generated from the OpenAPI document', () => {
       typeRoots: [path.join(root, 'node_modules/@types')],
       skipLibCheck: true,
     });
-    const problems = ts.getPreEmitDiagnostics(program).map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+    const problems = ts
+      .getPreEmitDiagnostics(program)
+      .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
     expect(problems).toEqual([]);
   });
 
-  it('signs in, lists scenarios, plays a run and downloads the progress CSV from a live server', { timeout: 60_000 }, async () => {
-    const admin = await t.createUser({ role: 'admin' });
-    await t.app.listen({ host: '127.0.0.1', port: 0 });
-    const address = t.app.server.address() as { port: number };
-    const { stdout } = await promisify(execFile)(
-      path.join(root, 'node_modules/.bin/tsx'),
-      [path.join(dir, 'client.ts'), `http://127.0.0.1:${address.port}`, admin.email, PASSWORD],
-      { cwd: dir, timeout: 30_000 },
-    );
-    const seen = JSON.parse(stdout) as { signedInAs: string; answers: number; status: string; scenario: string; csv: string };
-    expect(seen.signedInAs).toBe(admin.email);
-    expect(seen.answers).toBeGreaterThan(0);
-    expect(seen.status).toBe('completed');
-    const rows = Papa.parse<Record<string, string>>(seen.csv.trim(), { header: true }).data;
-    expect(rows).toEqual([expect.objectContaining({ User: admin.email, Training: seen.scenario, Status: 'Completed' })]);
-  });
+  it(
+    'signs in, lists scenarios, plays a run and downloads the progress CSV from a live server',
+    { timeout: 60_000 },
+    async () => {
+      const admin = await t.createUser({ role: 'admin' });
+      await t.app.listen({ host: '127.0.0.1', port: 0 });
+      const address = t.app.server.address() as { port: number };
+      const { stdout } = await promisify(execFile)(
+        path.join(root, 'node_modules/.bin/tsx'),
+        [path.join(dir, 'client.ts'), `http://127.0.0.1:${address.port}`, admin.email, PASSWORD],
+        { cwd: dir, timeout: 30_000 },
+      );
+      const seen = JSON.parse(stdout) as {
+        signedInAs: string;
+        answers: number;
+        status: string;
+        scenario: string;
+        csv: string;
+      };
+      expect(seen.signedInAs).toBe(admin.email);
+      expect(seen.answers).toBeGreaterThan(0);
+      expect(seen.status).toBe('completed');
+      const rows = Papa.parse<Record<string, string>>(seen.csv.trim(), { header: true }).data;
+      expect(rows).toEqual([
+        expect.objectContaining({ User: admin.email, Training: seen.scenario, Status: 'Completed' }),
+      ]);
+    },
+  );
 });

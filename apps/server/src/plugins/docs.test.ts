@@ -16,7 +16,8 @@ beforeAll(async () => {
 });
 afterAll(async () => t?.close());
 
-const operation = (method: string, url: string) => document.paths[url.replace(/:(\w+)/g, '{$1}')]?.[method.toLowerCase()];
+const operation = (method: string, url: string) =>
+  document.paths[url.replace(/:(\w+)/g, '{$1}')]?.[method.toLowerCase()];
 
 describe('the OpenAPI document', () => {
   it('names PUBLIC_ORIGIN as its server', () => {
@@ -31,7 +32,8 @@ describe('the OpenAPI document', () => {
       expect(described!.operationId).toMatch(/^[a-z][A-Za-z]+$/);
       ids.add(described!.operationId!);
       expect(described!.security).toEqual(route.access === 'public' ? [] : [{ session: [] }]);
-      if (route.access === 'admin') expect(Object.keys(described!.responses)).toEqual(expect.arrayContaining(['401', '403']));
+      if (route.access === 'admin')
+        expect(Object.keys(described!.responses)).toEqual(expect.arrayContaining(['401', '403']));
     }
     expect(ids.size).toBe(Object.values(document.paths).flatMap((methods) => Object.keys(methods)).length);
   });
@@ -49,7 +51,12 @@ describe('the old trailing-slash paths', () => {
   });
 
   it('keep the method and body of a POST (308), so a client that follows it starts its run', async () => {
-    const response = await t.request({ method: 'POST', url: '/api/runs/', body: { scenarioId: 'x' }, headers: { origin: 'https://range.example.org' } });
+    const response = await t.request({
+      method: 'POST',
+      url: '/api/runs/',
+      body: { scenarioId: 'x' },
+      headers: { origin: 'https://range.example.org' },
+    });
     expect(response.statusCode).toBe(308);
     expect(response.headers.location).toBe('/api/runs');
   });

@@ -45,7 +45,10 @@ const RETRY_AFTER = { 'Retry-After': { type: 'integer', description: 'Seconds to
 export function errorResponses<const S extends keyof typeof ERROR_DESCRIPTIONS & number>(
   ...statuses: S[]
 ): Record<S, typeof errorResponseSchema> {
-  return Object.fromEntries(statuses.map((status) => [status, errorResponseSchema])) as Record<S, typeof errorResponseSchema>;
+  return Object.fromEntries(statuses.map((status) => [status, errorResponseSchema])) as Record<
+    S,
+    typeof errorResponseSchema
+  >;
 }
 
 /**
@@ -121,7 +124,8 @@ const transform: SwaggerTransform = (input) => {
     if (code < 300 && body.description === undefined) body[descriptionKey] = SUCCESS_DESCRIPTIONS[code] ?? 'Success.';
     if (code >= 400 && body.description === undefined) {
       body[descriptionKey] = ERROR_DESCRIPTIONS[code] ?? 'Error.';
-      if ((code === 429 || code === 503) && '$ref' in body) body.headers = { ...RETRY_AFTER, ...(body.headers as JsonObject | undefined) };
+      if ((code === 429 || code === 503) && '$ref' in body)
+        body.headers = { ...RETRY_AFTER, ...(body.headers as JsonObject | undefined) };
     }
   }
 
@@ -149,7 +153,9 @@ const transform: SwaggerTransform = (input) => {
 function withTypedNullableUnions(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withTypedNullableUnions);
   if (typeof value !== 'object' || value === null) return value;
-  const entries = Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, withTypedNullableUnions(entry)])) as JsonObject;
+  const entries = Object.fromEntries(
+    Object.entries(value).map(([key, entry]) => [key, withTypedNullableUnions(entry)]),
+  ) as JsonObject;
   const members = (entries.oneOf ?? entries.anyOf) as JsonObject[] | undefined;
   if (entries.nullable === true && entries.type === undefined && Array.isArray(members)) {
     const allObjects = members.every((member) => member.type === 'object' || typeof member.$ref === 'string');
@@ -171,10 +177,16 @@ function withoutUnusedSchemas(document: JsonObject): JsonObject {
 
 const TAGS = [
   { name: 'health', description: 'Whether the server and its database answer (for load balancers and monitors).' },
-  { name: 'auth', description: 'Registration, sign-in and sign-out (the session cookie), the current user, password changes.' },
+  {
+    name: 'auth',
+    description: 'Registration, sign-in and sign-out (the session cookie), the current user, password changes.',
+  },
   { name: 'users', description: 'Manage Users and registrations awaiting approval (admins).' },
   { name: 'profile', description: 'Your own profile and picture; anyone’s picture for signed-in users.' },
-  { name: 'meta', description: 'Public facts for the help screens: where the code lives, which ATT&CK release applies.' },
+  {
+    name: 'meta',
+    description: 'Public facts for the help screens: where the code lives, which ATT&CK release applies.',
+  },
   { name: 'activity', description: 'User Monitoring: every sign-in event, its counts and its exports (admins).' },
   { name: 'audit', description: 'The Admin Audit Log of every admin action and its spreadsheet export (admins).' },
   { name: 'notifications', description: 'The bell: your notifications and a live event stream of new ones.' },
@@ -182,7 +194,10 @@ const TAGS = [
   { name: 'settings', description: 'Platform settings: the difficulty the scenario picker recommends.' },
   { name: 'runs', description: 'Playing a scenario: start a run, answer each step, move on, end it.' },
   { name: 'reviews', description: 'The instructor review queue: grade written answers by rubric (admins).' },
-  { name: 'progress', description: 'Progress and reporting: dashboards, Training Progress, after-action reports, ATT&CK skills.' },
+  {
+    name: 'progress',
+    description: 'Progress and reporting: dashboards, Training Progress, after-action reports, ATT&CK skills.',
+  },
 ];
 
 /**
@@ -224,7 +239,13 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
     },
     transform,
     transformObject: (documentObject) =>
-      withTypedNullableUnions(withoutUnusedSchemas(jsonSchemaTransformObject(documentObject) as JsonObject)) as JsonObject,
+      withTypedNullableUnions(
+        withoutUnusedSchemas(jsonSchemaTransformObject(documentObject) as JsonObject),
+      ) as JsonObject,
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true, uiHooks: { onRequest: requireSignedInAdmin } });
+  await app.register(swaggerUi, {
+    routePrefix: '/api/docs',
+    staticCSP: true,
+    uiHooks: { onRequest: requireSignedInAdmin },
+  });
 }

@@ -10,7 +10,13 @@ afterAll(() => t.close());
 describe('framework errors', () => {
   it.each([
     ['a malformed percent-encoding', 'GET', '/api/sim/%E0%A4%Amarker', 400, 'The address of the request is not valid.'],
-    ['an over-long path parameter', 'GET', `/api/sim/marker${'a'.repeat(300)}`, 414, 'The address of the request is too long.'],
+    [
+      'an over-long path parameter',
+      'GET',
+      `/api/sim/marker${'a'.repeat(300)}`,
+      414,
+      'The address of the request is too long.',
+    ],
     ['an unknown API route', 'GET', '/api/marker-route', 404, 'There is no such API route.'],
   ])('answers %s in its own words without quoting the URL', async (_name, method, url, status, message) => {
     const response = await t.app.inject({ method: method as 'GET', url });

@@ -12,7 +12,10 @@ interface ValidationIssue {
   message: string;
 }
 
-function describeValidation(error: { validation: { instancePath?: string; message?: string }[]; validationContext?: string }): ValidationIssue[] {
+function describeValidation(error: {
+  validation: { instancePath?: string; message?: string }[];
+  validationContext?: string;
+}): ValidationIssue[] {
   return error.validation.map((issue) => ({
     path: [error.validationContext, ...(issue.instancePath ?? '').split('/').filter(Boolean)].filter(Boolean).join('.'),
     message: issue.message ?? 'is invalid',
@@ -71,12 +74,18 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const pathname = request.url.split('?')[0] ?? '';
     // A missing file (say, an asset of an older build) is a 404, never the SPA with the wrong MIME type.
     const isPage =
-      (request.method === 'GET' || request.method === 'HEAD') && !pathname.startsWith('/api') && !/\.[a-z0-9]+$/i.test(pathname);
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      !pathname.startsWith('/api') &&
+      !/\.[a-z0-9]+$/i.test(pathname);
     // Client routes of the SPA (and unknown pages, which the SPA answers with 'Page Not Found').
     if (isPage && app.sendSpaIndex) return app.sendSpaIndex(reply);
     // The old trailing-slash forms (/api/users/, /api/runs/, ...) keep working for one release, then go.
     const withoutSlash = pathname.replace(/\/+$/, '');
-    if (pathname.startsWith('/api/') && withoutSlash !== pathname && app.hasRoute({ method: request.method as HTTPMethods, url: withoutSlash })) {
+    if (
+      pathname.startsWith('/api/') &&
+      withoutSlash !== pathname &&
+      app.hasRoute({ method: request.method as HTTPMethods, url: withoutSlash })
+    ) {
       return reply.redirect(`${withoutSlash}${request.url.slice(pathname.length)}`, 308);
     }
     return reply.status(404).send({ error: 'There is no such API route.' });
@@ -131,5 +140,7 @@ const STATUS_MESSAGES: Record<number, string> = {
 };
 
 export function clientErrorMessage(error: Pick<FastifyError, 'code' | 'statusCode'>): string {
-  return FRAMEWORK_MESSAGES[error.code] ?? STATUS_MESSAGES[error.statusCode ?? 400] ?? 'The request could not be handled.';
+  return (
+    FRAMEWORK_MESSAGES[error.code] ?? STATUS_MESSAGES[error.statusCode ?? 400] ?? 'The request could not be handled.'
+  );
 }

@@ -18,11 +18,18 @@ describe('input holding a NUL character', () => {
     const responses = [
       await t.request({ method: 'GET', url: '/api/runs/%00', cookie }),
       await t.request({ method: 'GET', url: '/api/audit/logs?actor=a%00b', cookie }),
-      await t.request({ method: 'PATCH', url: '/api/profile', cookie, body: { firstName: 'Dana\u0000', lastName: 'Analyst', designation: '' } }),
+      await t.request({
+        method: 'PATCH',
+        url: '/api/profile',
+        cookie,
+        body: { firstName: 'Dana\u0000', lastName: 'Analyst', designation: '' },
+      }),
     ];
     for (const response of responses) {
       expect(response.statusCode).toBe(400);
-      expect(response.json()).toEqual({ error: 'The request contains a NUL character (U+0000); remove it and try again.' });
+      expect(response.json()).toEqual({
+        error: 'The request contains a NUL character (U+0000); remove it and try again.',
+      });
     }
     const profile = await t.request({ method: 'GET', url: '/api/profile', cookie });
     expect(profile.json().profile.firstName).toBe('Test');
@@ -39,7 +46,13 @@ describe('host names and origins', () => {
   afterAll(() => t.close());
 
   const profileChange = (headers: Record<string, string>) =>
-    t.request({ method: 'PATCH', url: '/api/profile', cookie, body: { firstName: 'Changed', lastName: 'Analyst', designation: '' }, headers });
+    t.request({
+      method: 'PATCH',
+      url: '/api/profile',
+      cookie,
+      body: { firstName: 'Changed', lastName: 'Analyst', designation: '' },
+      headers,
+    });
 
   it('refuses a rebinding page: its Origin matches its own Host, and neither is this site', async () => {
     const response = await profileChange({ host: 'evil.test:8080', origin: 'http://evil.test:8080' });
@@ -89,9 +102,17 @@ describe('actions without a body', () => {
 
   it('accept a POST with no body and no Content-Type (sign out, mark read, next, end)', async () => {
     const { cookie } = await t.userWithSession('student');
-    const read = await t.app.inject({ method: 'POST', url: '/api/notifications/read', headers: { origin: ORIGIN, cookie: `${SESSION_COOKIE}=${cookie}` } });
+    const read = await t.app.inject({
+      method: 'POST',
+      url: '/api/notifications/read',
+      headers: { origin: ORIGIN, cookie: `${SESSION_COOKIE}=${cookie}` },
+    });
     expect(read.statusCode).toBeLessThan(300);
-    const logout = await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: { origin: ORIGIN, cookie: `${SESSION_COOKIE}=${cookie}` } });
+    const logout = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { origin: ORIGIN, cookie: `${SESSION_COOKIE}=${cookie}` },
+    });
     expect(logout.statusCode).toBeLessThan(300);
     expect((await t.request({ method: 'GET', url: '/api/profile', cookie })).statusCode).toBe(401);
   });
@@ -101,7 +122,11 @@ describe('actions without a body', () => {
     const response = await t.app.inject({
       method: 'POST',
       url: '/api/notifications/read',
-      headers: { origin: ORIGIN, cookie: `${SESSION_COOKIE}=${cookie}`, 'content-type': 'application/x-www-form-urlencoded' },
+      headers: {
+        origin: ORIGIN,
+        cookie: `${SESSION_COOKIE}=${cookie}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
       payload: 'a=1',
     });
     expect(response.statusCode).toBe(415);
@@ -121,7 +146,18 @@ describe('ambiguousPath', () => {
   });
 
   it('names escaped letters, digits, dots, slashes, doubled slashes and dot segments', () => {
-    for (const path of ['/%61pi/users', '/api/%75sers', '/api/users%2Fx', '/api/%2e%2e/x', '//api/users', '/api//users', '/api/./users', '/x/../api', '/api/%7E', '/api/%5c']) {
+    for (const path of [
+      '/%61pi/users',
+      '/api/%75sers',
+      '/api/users%2Fx',
+      '/api/%2e%2e/x',
+      '//api/users',
+      '/api//users',
+      '/api/./users',
+      '/x/../api',
+      '/api/%7E',
+      '/api/%5c',
+    ]) {
       expect(ambiguousPath(path), path).toBe('The request path is malformed.');
     }
   });

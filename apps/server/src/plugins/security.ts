@@ -9,7 +9,11 @@ export const STATE_CHANGING_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT
 export const BODY_METHODS: ReadonlySet<string> = new Set(['POST', 'PUT', 'PATCH']);
 
 /** Security headers, and the CSRF rule: state changes need JSON or multipart, and never another origin. */
-export async function registerSecurity(app: FastifyInstance, publicOrigin: string, trustedHosts: readonly string[] = []): Promise<void> {
+export async function registerSecurity(
+  app: FastifyInstance,
+  publicOrigin: string,
+  trustedHosts: readonly string[] = [],
+): Promise<void> {
   const origins = originPolicy(publicOrigin, trustedHosts);
   // Helmet's headers depend on nothing in the request, so they are worked out once here rather than per request.
   const securityHeaders = staticHelmetHeaders({

@@ -14,7 +14,10 @@ export function sessionCookieName(secure: boolean): string {
 const cookieOptions = (secure: boolean) => ({ path: '/', httpOnly: true, sameSite: 'lax', secure }) as const;
 
 export function setSessionCookie(reply: FastifyReply, secure: boolean, token: string): void {
-  void reply.setCookie(sessionCookieName(secure), token, { ...cookieOptions(secure), maxAge: SESSION_ABSOLUTE_MS / 1000 });
+  void reply.setCookie(sessionCookieName(secure), token, {
+    ...cookieOptions(secure),
+    maxAge: SESSION_ABSOLUTE_MS / 1000,
+  });
 }
 
 export function clearSessionCookie(reply: FastifyReply, secure: boolean): void {

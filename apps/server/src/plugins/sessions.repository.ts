@@ -65,7 +65,13 @@ export async function loadSession(db: DbOrTrx, token: string): Promise<LoadedSes
   const now = Date.now();
   const idleFor = now - Date.parse(row.last_seen_at);
   const locked = row.locked_until !== null && Date.parse(row.locked_until) > now;
-  if (Date.parse(row.expires_at) <= now || idleFor > SESSION_IDLE_MS || row.disabled === 1 || locked || row.role === 'pending') {
+  if (
+    Date.parse(row.expires_at) <= now ||
+    idleFor > SESSION_IDLE_MS ||
+    row.disabled === 1 ||
+    locked ||
+    row.role === 'pending'
+  ) {
     await deleteSession(db, id);
     return null;
   }

@@ -26,7 +26,11 @@ describe('serving the compressed files of the build', () => {
   });
 
   it('sends the brotli file to a browser that accepts it, still cached for a year', async () => {
-    const response = await t.request({ method: 'GET', url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    const response = await t.request({
+      method: 'GET',
+      url: '/assets/index-abc123.js',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-encoding']).toBe('br');
     expect(response.headers['content-type']).toContain('javascript');
@@ -35,7 +39,11 @@ describe('serving the compressed files of the build', () => {
   });
 
   it('sends the plain file to a client that accepts no compression', async () => {
-    const response = await t.request({ method: 'GET', url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'identity' } });
+    const response = await t.request({
+      method: 'GET',
+      url: '/assets/index-abc123.js',
+      headers: { 'accept-encoding': 'identity' },
+    });
     expect(response.headers['content-encoding']).toBeUndefined();
     expect(response.body).toBe(script);
   });

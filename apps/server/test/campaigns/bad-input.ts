@@ -27,7 +27,13 @@ type Caller = 'anonymous' | 'student' | 'admin';
 
 // Tables whose 4xx-time changes are the point (failed sign-ins are counted, logged and lock the account; limits
 // count attempts).
-const VOLATILE_TABLES = new Set(['sessions', 'rate_limits', 'login_events', 'kysely_migration', 'kysely_migration_lock']);
+const VOLATILE_TABLES = new Set([
+  'sessions',
+  'rate_limits',
+  'login_events',
+  'kysely_migration',
+  'kysely_migration_lock',
+]);
 const VOLATILE_COLUMNS = new Set(['failed_attempts', 'locked_until', 'disabled', 'last_seen_at']);
 const TABLES = ['users', 'files', 'settings', 'audit_log', 'notifications', 'scenarios', 'runs', 'run_decisions'];
 
@@ -41,7 +47,10 @@ async function snapshot(t: TestApp): Promise<string> {
         JSON.stringify(
           Object.entries(row)
             .filter(([column]) => !VOLATILE_COLUMNS.has(column))
-            .map(([column, value]) => [column, Buffer.isBuffer(value) ? createHash('sha256').update(value).digest('hex') : value]),
+            .map(([column, value]) => [
+              column,
+              Buffer.isBuffer(value) ? createHash('sha256').update(value).digest('hex') : value,
+            ]),
         ),
       )
       .sort();
@@ -127,8 +136,21 @@ const rawBody = fc.oneof(
 const headerText = text.filter((value) => /^[\x20-\x7e]*$/.test(value));
 
 const extraHeaders = fc.dictionary(
-  fc.constantFrom('x-forwarded-for', 'accept', 'accept-language', 'if-none-match', 'range', 'x-http-method-override', 'sec-fetch-site', 'user-agent', 'x-requested-with'),
-  fc.oneof(headerText, fc.constantFrom('cross-site', 'DELETE', 'bytes=0-0,-1', '*/*', '127.0.0.1, 10.0.0.1', 'text/csv')),
+  fc.constantFrom(
+    'x-forwarded-for',
+    'accept',
+    'accept-language',
+    'if-none-match',
+    'range',
+    'x-http-method-override',
+    'sec-fetch-site',
+    'user-agent',
+    'x-requested-with',
+  ),
+  fc.oneof(
+    headerText,
+    fc.constantFrom('cross-site', 'DELETE', 'bytes=0-0,-1', '*/*', '127.0.0.1, 10.0.0.1', 'text/csv'),
+  ),
   { maxKeys: 3 },
 );
 
@@ -163,7 +185,22 @@ const caseArbitrary = (routeCount: number, knownIds: readonly string[]) =>
     // Junk, or the id (or email) of a record that exists: someone else's run, an admin, a pending user.
     param: knownIds.length > 0 ? fc.oneof(text, fc.constantFrom(...knownIds)) : text,
     query: fc.dictionary(
-      fc.constantFrom('page', 'pageSize', 'sort', 'dir', 'search', 'q', 'start_date', 'end_date', 'role', 'event', 'status', 'userId', 'all', 'email'),
+      fc.constantFrom(
+        'page',
+        'pageSize',
+        'sort',
+        'dir',
+        'search',
+        'q',
+        'start_date',
+        'end_date',
+        'role',
+        'event',
+        'status',
+        'userId',
+        'all',
+        'email',
+      ),
       text,
       { maxKeys: 4 },
     ),
@@ -173,7 +210,17 @@ const caseArbitrary = (routeCount: number, knownIds: readonly string[]) =>
     headers: extraHeaders,
     contentType: contentTypeClaim,
     // Most cases use the route's plain path; the rest write it so that a prefix test and the router could disagree.
-    pathVariant: fc.constantFrom('plain', 'plain', 'plain', 'plain', 'escapedPrefix', 'escapedSegment', 'mixedCaseEscapes', 'doubledSlash', 'escapedSlash'),
+    pathVariant: fc.constantFrom(
+      'plain',
+      'plain',
+      'plain',
+      'plain',
+      'escapedPrefix',
+      'escapedSegment',
+      'mixedCaseEscapes',
+      'doubledSlash',
+      'escapedSlash',
+    ),
   });
 
 /** The route's path written another way: every such variant must be refused before it reaches a route. */
@@ -199,7 +246,10 @@ function writeVariant(path: string, variant: string): string {
   }
 }
 
-export async function runBadInputCampaign(t: TestApp, { numRuns, seed, byStatus = {} }: CampaignOptions): Promise<CampaignReport> {
+export async function runBadInputCampaign(
+  t: TestApp,
+  { numRuns, seed, byStatus = {} }: CampaignOptions,
+): Promise<CampaignReport> {
   const student = await t.createUser({ role: 'student' });
   const admin = await t.createUser({ role: 'admin' });
   const pending = await t.createUser({ role: 'pending' });
@@ -219,8 +269,10 @@ export async function runBadInputCampaign(t: TestApp, { numRuns, seed, byStatus 
     fc.asyncProperty(caseArbitrary(routes.length, knownIds), async (generated) => {
       const route = routes[generated.route]!;
       const url =
-        writeVariant(route.url.replace(/:[a-zA-Z]+/g, () => encodeURIComponent(generated.param) || 'x'), generated.pathVariant) +
-        (Object.keys(generated.query).length ? `?${new URLSearchParams(generated.query).toString()}` : '');
+        writeVariant(
+          route.url.replace(/:[a-zA-Z]+/g, () => encodeURIComponent(generated.param) || 'x'),
+          generated.pathVariant,
+        ) + (Object.keys(generated.query).length ? `?${new URLSearchParams(generated.query).toString()}` : '');
       const userId = generated.caller === 'admin' ? admin.id : generated.caller === 'student' ? student.id : null;
       const token = userId ? (await createSession(t.db, userId, client)).token : undefined;
       const headers: Record<string, string> = { ...generated.headers, origin: generated.origin };
@@ -238,9 +290,12 @@ export async function runBadInputCampaign(t: TestApp, { numRuns, seed, byStatus 
       });
       byStatus[response.statusCode] = (byStatus[response.statusCode] ?? 0) + 1;
       const where = `${route.method} ${url} as ${generated.caller}`;
-      if (response.statusCode >= 500) throw new Error(`${where} answered ${response.statusCode}: ${response.body.slice(0, 300)}`);
+      if (response.statusCode >= 500)
+        throw new Error(`${where} answered ${response.statusCode}: ${response.body.slice(0, 300)}`);
       if (generated.pathVariant !== 'plain' && response.statusCode !== 400) {
-        throw new Error(`${where} (a ${generated.pathVariant} path) answered ${response.statusCode}; it must be refused with 400`);
+        throw new Error(
+          `${where} (a ${generated.pathVariant} path) answered ${response.statusCode}; it must be refused with 400`,
+        );
       }
       if (response.statusCode >= 400) {
         let error: unknown;
@@ -250,9 +305,12 @@ export async function runBadInputCampaign(t: TestApp, { numRuns, seed, byStatus 
           error = undefined;
         }
         if (typeof error !== 'string' || error.trim() === '') {
-          throw new Error(`${where} answered ${response.statusCode} without a readable error: ${response.body.slice(0, 200)}`);
+          throw new Error(
+            `${where} answered ${response.statusCode} without a readable error: ${response.body.slice(0, 200)}`,
+          );
         }
-        if ((await snapshot(t)) !== before) throw new Error(`${where} answered ${response.statusCode} but changed stored records`);
+        if ((await snapshot(t)) !== before)
+          throw new Error(`${where} answered ${response.statusCode} but changed stored records`);
       }
     }),
     { numRuns, seed, endOnFailure: true },

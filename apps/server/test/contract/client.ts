@@ -10,7 +10,11 @@ type JsonBody<Path extends keyof paths, Method extends keyof paths[Path]> = path
 }
   ? Body
   : never;
-type JsonAnswer<Path extends keyof paths, Method extends keyof paths[Path], Status extends number> = paths[Path][Method] extends {
+type JsonAnswer<
+  Path extends keyof paths,
+  Method extends keyof paths[Path],
+  Status extends number,
+> = paths[Path][Method] extends {
   responses: { [S in Status]: { content: { 'application/json': infer Answer } } };
 }
   ? Answer
@@ -47,18 +51,38 @@ let answers = 0;
 let optionIndex = 0; // the first option, and after a Retry the option the feedback showed to be right
 while (run.status === 'in_progress' && run.currentStep && answers < 100) {
   const answer: JsonBody<'/api/runs/{id}/answer', 'post'> = { stepId: run.currentStep.id, optionIndex, timeMs: 1000 };
-  const result = (await (await call('POST', `${runPath}/answer`, answer)).json()) as JsonAnswer<'/api/runs/{id}/answer', 'post', 200>;
+  const result = (await (await call('POST', `${runPath}/answer`, answer)).json()) as JsonAnswer<
+    '/api/runs/{id}/answer',
+    'post',
+    200
+  >;
   answers += 1;
   optionIndex = result.nextAction === 'retry' ? (result.run.answer?.correctOptionIndex ?? 0) : 0;
   if (result.run.status !== 'in_progress') {
     run = result.run;
     break;
   }
-  ({ run } = (await (await call('POST', `${runPath}/next`, {})).json()) as JsonAnswer<'/api/runs/{id}/next', 'post', 200>);
+  ({ run } = (await (await call('POST', `${runPath}/next`, {})).json()) as JsonAnswer<
+    '/api/runs/{id}/next',
+    'post',
+    200
+  >);
 }
-if (run.status === 'in_progress') ({ run } = (await (await call('POST', `${runPath}/end`, {})).json()) as JsonAnswer<'/api/runs/{id}/end', 'post', 200>);
+if (run.status === 'in_progress')
+  ({ run } = (await (await call('POST', `${runPath}/end`, {})).json()) as JsonAnswer<
+    '/api/runs/{id}/end',
+    'post',
+    200
+  >);
 
 const csv = await (await call('GET', `/api/progress/all.csv?search=${encodeURIComponent(user.email)}`)).text();
 console.log(
-  JSON.stringify({ signedInAs: user.email, scenario: scenario.name, answers, status: run.status, score: run.score, csv }),
+  JSON.stringify({
+    signedInAs: user.email,
+    scenario: scenario.name,
+    answers,
+    status: run.status,
+    score: run.score,
+    csv,
+  }),
 );

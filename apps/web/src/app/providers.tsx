@@ -15,7 +15,8 @@ function createQueryClient() {
     defaultOptions: {
       queries: {
         // A 4xx will not get better by asking again; network blips and 5xx get one more try.
-        retry: (failureCount, error) => !(error instanceof ApiError && error.status >= 400 && error.status < 500) && failureCount < 1,
+        retry: (failureCount, error) =>
+          !(error instanceof ApiError && error.status >= 400 && error.status < 500) && failureCount < 1,
         refetchOnWindowFocus: false,
       },
     },

@@ -20,7 +20,13 @@ export function VerdictIcon({ verdict, size = 'sm' }: { verdict: Verdict | null;
       aria-hidden
       style={{ flexShrink: 0 }}
     >
-      {verdict === 'right' ? <IconCheck size={14} /> : verdict === 'wrong' ? <IconX size={14} /> : verdict === 'partial' ? <IconMinus size={14} /> : null}
+      {verdict === 'right' ? (
+        <IconCheck size={14} />
+      ) : verdict === 'wrong' ? (
+        <IconX size={14} />
+      ) : verdict === 'partial' ? (
+        <IconMinus size={14} />
+      ) : null}
     </ThemeIcon>
   );
 }

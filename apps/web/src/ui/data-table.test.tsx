@@ -27,7 +27,10 @@ interface Row {
 
 const column = createColumnHelper<Row>();
 const columns = [column.accessor('name', { id: 'name', header: 'Name', size: 200 })];
-const rows: Row[] = Array.from({ length: 23 }, (_, index) => ({ id: String(index), name: `user ${String(index).padStart(2, '0')}` }));
+const rows: Row[] = Array.from({ length: 23 }, (_, index) => ({
+  id: String(index),
+  name: `user ${String(index).padStart(2, '0')}`,
+}));
 
 const renderWith = (ui: React.ReactNode) => render(<MantineProvider>{ui}</MantineProvider>);
 const names = () =>
@@ -40,7 +43,13 @@ describe('Pager', () => {
   it("shows five page numbers at a time; '<<' and '>>' move a whole window", () => {
     const onChange = vi.fn();
     const { rerender } = renderWith(<Pager page={3} pageCount={12} onChange={onChange} />);
-    expect(screen.getAllByRole('button', { name: /^Page / }).map((button) => button.textContent)).toEqual(['1', '2', '3', '4', '5']);
+    expect(screen.getAllByRole('button', { name: /^Page / }).map((button) => button.textContent)).toEqual([
+      '1',
+      '2',
+      '3',
+      '4',
+      '5',
+    ]);
     expect(screen.getByRole('button', { name: 'Page 3' })).toHaveProperty('ariaCurrent', 'page');
     expect(screen.getByRole('button', { name: 'Previous 5 pages' })).toHaveProperty('disabled', true);
     fireEvent.click(screen.getByRole('button', { name: 'Next 5 pages' }));
@@ -60,7 +69,16 @@ describe('Pager', () => {
 
 describe('DataTable in client mode', () => {
   it('pages 10 rows at a time and sorts ascending on the first click, descending on the next', () => {
-    renderWith(<DataTable label="People" columns={columns} data={rows} getRowId={(row) => row.id} emptyMessage="Nobody yet." itemName="people" />);
+    renderWith(
+      <DataTable
+        label="People"
+        columns={columns}
+        data={rows}
+        getRowId={(row) => row.id}
+        emptyMessage="Nobody yet."
+        itemName="people"
+      />,
+    );
     expect(names()).toHaveLength(10);
     expect(screen.getByText('Showing 1–10 of 23 people')).toBeTruthy();
 
@@ -82,7 +100,14 @@ describe('DataTable in client mode', () => {
   it('says so when loading, when empty, and offers Retry when loading failed', () => {
     const onRetry = vi.fn();
     const { rerender } = renderWith(
-      <DataTable label="People" columns={columns} data={undefined} isLoading getRowId={(row) => row.id} emptyMessage="Nobody yet." />,
+      <DataTable
+        label="People"
+        columns={columns}
+        data={undefined}
+        isLoading
+        getRowId={(row) => row.id}
+        emptyMessage="Nobody yet."
+      />,
     );
     expect(screen.getByRole('status').textContent).toBe('Loading...');
 
@@ -112,7 +137,9 @@ describe('DataTable in client mode', () => {
   });
 
   it('resizes a column with the keyboard, never below 50 px', () => {
-    renderWith(<DataTable label="People" columns={columns} data={rows} getRowId={(row) => row.id} emptyMessage="Nobody yet." />);
+    renderWith(
+      <DataTable label="People" columns={columns} data={rows} getRowId={(row) => row.id} emptyMessage="Nobody yet." />,
+    );
     const grip = screen.getByRole('separator', { name: 'Resize Name column' });
     expect(grip.getAttribute('aria-valuenow')).toBe('200');
     fireEvent.keyDown(grip, { key: 'ArrowRight' });

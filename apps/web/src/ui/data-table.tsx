@@ -89,7 +89,8 @@ function HeaderCell<T>({ header, table }: { header: Header<T, unknown>; table: T
   const content = header.isPlaceholder ? null : flexRender(column.columnDef.header, header.getContext());
 
   const resizeByKeyboard = (event: KeyboardEvent<HTMLDivElement>) => {
-    const step = event.key === 'ArrowRight' ? KEYBOARD_RESIZE_STEP : event.key === 'ArrowLeft' ? -KEYBOARD_RESIZE_STEP : 0;
+    const step =
+      event.key === 'ArrowRight' ? KEYBOARD_RESIZE_STEP : event.key === 'ArrowLeft' ? -KEYBOARD_RESIZE_STEP : 0;
     if (step === 0) return;
     event.preventDefault();
     const width = Math.max(MIN_COLUMN_WIDTH, column.getSize() + step);
@@ -100,7 +101,9 @@ function HeaderCell<T>({ header, table }: { header: Header<T, unknown>; table: T
     <Table.Th
       className={`${classes.th} ${meta?.align === 'right' ? classes.right : ''}`}
       style={{ width: header.getSize() }}
-      aria-sort={column.getCanSort() ? (sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none') : undefined}
+      aria-sort={
+        column.getCanSort() ? (sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none') : undefined
+      }
     >
       {column.getCanSort() ? (
         <UnstyledButton className={classes.sortButton} onClick={column.getToggleSortingHandler()}>

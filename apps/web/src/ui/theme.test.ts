@@ -74,14 +74,19 @@ describe('isAccent', () => {
 });
 
 describe('cssVariablesResolver', () => {
-  const theme = { ...DEFAULT_THEME, ...buildTheme('cyan'), colors: { ...DEFAULT_THEME.colors, ...buildTheme('cyan').colors } } as typeof DEFAULT_THEME;
+  const theme = {
+    ...DEFAULT_THEME,
+    ...buildTheme('cyan'),
+    colors: { ...DEFAULT_THEME.colors, ...buildTheme('cyan').colors },
+  } as typeof DEFAULT_THEME;
   const variables = cssVariablesResolver(theme);
 
   it('gives every colour a text shade that meets AA on white, its tint, and the dark surfaces', () => {
     for (const [name, shades] of Object.entries(DEFAULT_THEME.colors)) {
       if (name === 'dark') continue;
       const lightText = variables.light[`--mantine-color-${name}-text`]!;
-      for (const background of [WHITE, shades[0], shades[1]]) expect(contrastRatio(lightText, background)).toBeGreaterThanOrEqual(4.5);
+      for (const background of [WHITE, shades[0], shades[1]])
+        expect(contrastRatio(lightText, background)).toBeGreaterThanOrEqual(4.5);
       const darkText = variables.dark[`--mantine-color-${name}-text`]!;
       for (const surface of darkSurfaces) expect(contrastRatio(darkText, surface)).toBeGreaterThanOrEqual(4.5);
     }
@@ -89,7 +94,10 @@ describe('cssVariablesResolver', () => {
 
   it('makes dimmed text readable in both schemes', () => {
     expect(contrastRatio(variables.light['--mantine-color-dimmed']!, WHITE)).toBeGreaterThanOrEqual(4.5);
-    expect(contrastRatio(variables.light['--mantine-color-dimmed']!, DEFAULT_THEME.colors.gray[0])).toBeGreaterThanOrEqual(4.5);
-    for (const surface of darkSurfaces) expect(contrastRatio(variables.dark['--mantine-color-dimmed']!, surface)).toBeGreaterThanOrEqual(4.5);
+    expect(
+      contrastRatio(variables.light['--mantine-color-dimmed']!, DEFAULT_THEME.colors.gray[0]),
+    ).toBeGreaterThanOrEqual(4.5);
+    for (const surface of darkSurfaces)
+      expect(contrastRatio(variables.dark['--mantine-color-dimmed']!, surface)).toBeGreaterThanOrEqual(4.5);
   });
 });

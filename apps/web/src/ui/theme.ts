@@ -1,4 +1,9 @@
-import { createTheme, type CSSVariablesResolver, type MantineColorsTuple, type MantineThemeOverride } from '@mantine/core';
+import {
+  createTheme,
+  type CSSVariablesResolver,
+  type MantineColorsTuple,
+  type MantineThemeOverride,
+} from '@mantine/core';
 
 export const ACCENTS = { cyan: '#00ffff', teal: '#0dffc9', purple: '#bf00ff' } as const;
 export type Accent = keyof typeof ACCENTS;

@@ -9,7 +9,9 @@ afterEach(cleanup);
 const SORT_COLUMNS = ['name', 'email'] as const;
 
 function renderTable(initialUrl: string) {
-  const wrapper = ({ children }: { children: ReactNode }) => <MemoryRouter initialEntries={[initialUrl]}>{children}</MemoryRouter>;
+  const wrapper = ({ children }: { children: ReactNode }) => (
+    <MemoryRouter initialEntries={[initialUrl]}>{children}</MemoryRouter>
+  );
   return renderHook(
     () => {
       const table = useServerTable({
@@ -28,13 +30,27 @@ describe('useServerTable', () => {
   it('starts from the address bar: filters, sort, direction and page', () => {
     const { result } = renderTable('/users?search=ada&role=admin&sort=email&dir=desc&page=3');
     expect(result.current.table.filters).toEqual({ search: 'ada', role: 'admin' });
-    expect(result.current.table.query).toEqual({ search: 'ada', role: 'admin', sort: 'email', dir: 'desc', page: 3, pageSize: 10 });
+    expect(result.current.table.query).toEqual({
+      search: 'ada',
+      role: 'admin',
+      sort: 'email',
+      dir: 'desc',
+      page: 3,
+      pageSize: 10,
+    });
     expect(result.current.table.isFiltered).toBe(true);
   });
 
   it('ignores what it cannot use in the address bar', () => {
     const { result } = renderTable('/users?sort=password_hash&page=-2&dir=sideways');
-    expect(result.current.table.query).toEqual({ search: undefined, role: undefined, sort: 'name', dir: 'asc', page: 1, pageSize: 10 });
+    expect(result.current.table.query).toEqual({
+      search: undefined,
+      role: undefined,
+      sort: 'name',
+      dir: 'asc',
+      page: 1,
+      pageSize: 10,
+    });
     expect(result.current.table.isFiltered).toBe(false);
   });
 
@@ -44,10 +60,18 @@ describe('useServerTable', () => {
     expect(result.current.table.query).toMatchObject({ role: 'student', page: 1 });
     await waitFor(() => expect(result.current.search).toBe('?role=student'));
 
-    act(() => result.current.table.tableProps({ isPending: false, isPlaceholderData: false, error: null, refetch: () => undefined }).paging?.onPageChange(2));
+    act(() =>
+      result.current.table
+        .tableProps({ isPending: false, isPlaceholderData: false, error: null, refetch: () => undefined })
+        .paging?.onPageChange(2),
+    );
     await waitFor(() => expect(result.current.search).toBe('?role=student&page=2'));
 
-    act(() => result.current.table.tableProps({ isPending: false, isPlaceholderData: false, error: null, refetch: () => undefined }).onSortingChange?.([{ id: 'email', desc: true }]));
+    act(() =>
+      result.current.table
+        .tableProps({ isPending: false, isPlaceholderData: false, error: null, refetch: () => undefined })
+        .onSortingChange?.([{ id: 'email', desc: true }]),
+    );
     expect(result.current.table.query).toMatchObject({ sort: 'email', dir: 'desc', page: 1 });
     await waitFor(() => expect(result.current.search).toBe('?role=student&sort=email&dir=desc'));
   });

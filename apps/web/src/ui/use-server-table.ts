@@ -44,7 +44,8 @@ function readState<F extends Record<string, string>, S extends string>(
   const sortId = params.get('sort');
   const dir = params.get('dir');
   const id = options.sortColumns.find((column) => column === sortId) ?? options.defaultSort.id;
-  const desc = dir === 'asc' || dir === 'desc' ? dir === 'desc' : id === options.defaultSort.id ? options.defaultSort.desc : false;
+  const desc =
+    dir === 'asc' || dir === 'desc' ? dir === 'desc' : id === options.defaultSort.id ? options.defaultSort.desc : false;
   const page = Number(params.get('page'));
   return { filters, sort: { id, desc }, page: Number.isInteger(page) && page >= 1 ? page : 1 };
 }
@@ -107,7 +108,10 @@ export function useServerTable<F extends Record<string, string>, S extends strin
   /** The DataTable props that come from the query's result and this state. */
   function tableProps<T>(
     result: ServerPageResult<T>,
-  ): Pick<DataTableProps<T>, 'data' | 'isLoading' | 'isFetching' | 'error' | 'onRetry' | 'sorting' | 'onSortingChange' | 'paging'> {
+  ): Pick<
+    DataTableProps<T>,
+    'data' | 'isLoading' | 'isFetching' | 'error' | 'onRetry' | 'sorting' | 'onSortingChange' | 'paging'
+  > {
     return {
       data: result.data?.items,
       isLoading: result.isPending,

@@ -40,4 +40,3 @@ export function WriteCheckList({ checks }: { checks: WriteCheckResult[] }) {
     </Stack>
   );
 }
-

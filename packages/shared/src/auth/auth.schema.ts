@@ -61,4 +61,3 @@ export const sessionUserSchema = z.object({
   createdAt: z.string(),
 });
 export type SessionUser = z.infer<typeof sessionUserSchema>;
-

@@ -25,19 +25,35 @@ describe('buildNavigatorLayer', () => {
 
   it('scores each technique met by the share answered correctly, with the counts as comment', () => {
     const byId = Object.fromEntries(layer.techniques.map((technique) => [technique.techniqueID, technique]));
-    expect(byId['T1566.001']).toEqual({ techniqueID: 'T1566.001', score: 75, comment: '3 of 4 answers correct (75 %)', enabled: true });
+    expect(byId['T1566.001']).toEqual({
+      techniqueID: 'T1566.001',
+      score: 75,
+      comment: '3 of 4 answers correct (75 %)',
+      enabled: true,
+    });
     expect(byId.T1557).toMatchObject({ score: 0, comment: '0 of 2 answers correct (0 %)' });
     expect(byId.T1190).toBeUndefined();
   });
 
   it('expands the parent of a scored sub-technique so the Navigator shows it', () => {
     const byId = Object.fromEntries(layer.techniques.map((technique) => [technique.techniqueID, technique]));
-    expect(byId.T1566).toEqual({ techniqueID: 'T1566', comment: 'Scored on its sub-techniques', enabled: true, showSubtechniques: true });
+    expect(byId.T1566).toEqual({
+      techniqueID: 'T1566',
+      comment: 'Scored on its sub-techniques',
+      enabled: true,
+      showSubtechniques: true,
+    });
     expect(byId.T1078).toMatchObject({ score: 100, showSubtechniques: true });
   });
 
   it('sorts techniques by id and uses the red→amber→green gradient from 0 to 100', () => {
-    expect(layer.techniques.map((technique) => technique.techniqueID)).toEqual(['T1078', 'T1078.004', 'T1557', 'T1566', 'T1566.001']);
+    expect(layer.techniques.map((technique) => technique.techniqueID)).toEqual([
+      'T1078',
+      'T1078.004',
+      'T1557',
+      'T1566',
+      'T1566.001',
+    ]);
     expect(layer.gradient).toEqual({ colors: [...SKILL_SCALE_COLORS], minValue: 0, maxValue: 100 });
   });
 });

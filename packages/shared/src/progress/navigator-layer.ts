@@ -23,7 +23,15 @@ export interface NavigatorLayer {
   domain: 'enterprise-attack';
   description: string;
   sorting: number;
-  layout: { layout: 'side' | 'flat' | 'mini'; aggregateFunction: 'average'; showID: boolean; showName: boolean; showAggregateScores: boolean; countUnscored: boolean; expandedSubtechniques: 'none' | 'annotated' | 'all' };
+  layout: {
+    layout: 'side' | 'flat' | 'mini';
+    aggregateFunction: 'average';
+    showID: boolean;
+    showName: boolean;
+    showAggregateScores: boolean;
+    countUnscored: boolean;
+    expandedSubtechniques: 'none' | 'annotated' | 'all';
+  };
   hideDisabled: boolean;
   techniques: NavigatorLayerTechnique[];
   gradient: { colors: string[]; minValue: number; maxValue: number };
@@ -80,7 +88,13 @@ export function buildNavigatorLayer(input: LayerInput): NavigatorLayer {
     if (!parent || technique.attempts <= 0) continue;
     const existing = scored.get(parent);
     if (existing) existing.showSubtechniques = true;
-    else scored.set(parent, { techniqueID: parent, comment: 'Scored on its sub-techniques', enabled: true, showSubtechniques: true });
+    else
+      scored.set(parent, {
+        techniqueID: parent,
+        comment: 'Scored on its sub-techniques',
+        enabled: true,
+        showSubtechniques: true,
+      });
   }
   const major = input.attackVersion.split('.')[0] ?? input.attackVersion;
   return {

@@ -55,7 +55,8 @@ describe('runPercentBase', () => {
 });
 
 describe('runResult', () => {
-  const completed = (score: number, steps: number) => runResult({ completed: true, scorePercent: runScorePercent(score * 1000, steps) });
+  const completed = (score: number, steps: number) =>
+    runResult({ completed: true, scorePercent: runScorePercent(score * 1000, steps) });
 
   it('passes a completed run at 70 % and fails it below', () => {
     expect(PASS_MARK_PERCENT).toBe(70);

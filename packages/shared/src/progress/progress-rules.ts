@@ -26,9 +26,13 @@ export const UNKNOWN_MARK = '-';
  * (shown '-') when the base is unknown or 0 or the score is missing. Computed as round(thousandths / (10 x base)):
  * a true half (69.5) is exact in binary, so it always rounds up.
  */
-export function runScorePercent(scoreThousandths: number | null | undefined, percentBase: number | null | undefined): number | null {
+export function runScorePercent(
+  scoreThousandths: number | null | undefined,
+  percentBase: number | null | undefined,
+): number | null {
   if (scoreThousandths === null || scoreThousandths === undefined || !Number.isFinite(scoreThousandths)) return null;
-  if (percentBase === null || percentBase === undefined || !Number.isFinite(percentBase) || percentBase <= 0) return null;
+  if (percentBase === null || percentBase === undefined || !Number.isFinite(percentBase) || percentBase <= 0)
+    return null;
   return Math.min(100, Math.max(0, Math.round(scoreThousandths / (10 * percentBase))));
 }
 
@@ -56,7 +60,11 @@ export function isRunCompleted(status: RunStatusValue): boolean {
  * Because the rounded percent is compared, 69.5 % (rounded to 70) passes and 69.4 % (69) fails. A completed
  * run whose step count is unknown has no percent, so its result is '-' too (there is nothing to compare it with).
  */
-export function runResult(run: { completed: boolean; scorePercent: number | null; pendingReviews?: number | undefined }): RunResult {
+export function runResult(run: {
+  completed: boolean;
+  scorePercent: number | null;
+  pendingReviews?: number | undefined;
+}): RunResult {
   if (!run.completed || run.scorePercent === null) return UNKNOWN_MARK;
   if ((run.pendingReviews ?? 0) > 0) return AWAITING_REVIEW;
   return run.scorePercent >= PASS_MARK_PERCENT ? 'Pass' : 'Fail';

@@ -293,7 +293,11 @@ const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/);
  */
 export const navigatorLayerSchema = z.object({
   name: z.string().min(1),
-  versions: z.object({ attack: z.string().regex(/^\d+$/), navigator: z.string().regex(/^\d+\.\d+\.\d+$/), layer: z.literal('4.5') }),
+  versions: z.object({
+    attack: z.string().regex(/^\d+$/),
+    navigator: z.string().regex(/^\d+\.\d+\.\d+$/),
+    layer: z.literal('4.5'),
+  }),
   domain: z.literal('enterprise-attack'),
   description: z.string(),
   sorting: z.number().int().min(0).max(3),

@@ -17,12 +17,16 @@ const toRgb = (hex: string): Rgb => {
   return [(value >> 16) & 255, (value >> 8) & 255, value & 255];
 };
 
-const toHex = (rgb: Rgb): string => `#${rgb.map((channel) => Math.round(channel).toString(16).padStart(2, '0')).join('')}`;
+const toHex = (rgb: Rgb): string =>
+  `#${rgb.map((channel) => Math.round(channel).toString(16).padStart(2, '0')).join('')}`;
 
 /** The colour of a share on the red→amber→green scale (0..100). */
 export function skillColor(percent: number): string {
   const p = Math.min(100, Math.max(0, percent)) / 100;
-  const [low, high, t] = p <= 0.5 ? [SKILL_SCALE_COLORS[0], SKILL_SCALE_COLORS[1], p * 2] : [SKILL_SCALE_COLORS[1], SKILL_SCALE_COLORS[2], (p - 0.5) * 2];
+  const [low, high, t] =
+    p <= 0.5
+      ? [SKILL_SCALE_COLORS[0], SKILL_SCALE_COLORS[1], p * 2]
+      : [SKILL_SCALE_COLORS[1], SKILL_SCALE_COLORS[2], (p - 0.5) * 2];
   const a = toRgb(low);
   const b = toRgb(high);
   return toHex([a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t, a[2] + (b[2] - a[2]) * t]);

@@ -72,8 +72,15 @@ export const REVIEW_COMMENT_MAX = 4000;
 
 /** POST /api/reviews/:id/grade: points per rubric criterion (in rubric order, 0 to its points) and a comment. */
 export const gradeReviewInputSchema = z.object({
-  points: z.array(z.int({ error: 'Points are whole numbers.' }).min(0, 'Points cannot be negative.').max(100)).min(1).max(10),
-  comment: z.string().trim().max(REVIEW_COMMENT_MAX, `The comment is at most ${REVIEW_COMMENT_MAX} characters.`).default(''),
+  points: z
+    .array(z.int({ error: 'Points are whole numbers.' }).min(0, 'Points cannot be negative.').max(100))
+    .min(1)
+    .max(10),
+  comment: z
+    .string()
+    .trim()
+    .max(REVIEW_COMMENT_MAX, `The comment is at most ${REVIEW_COMMENT_MAX} characters.`)
+    .default(''),
 });
 export type GradeReviewInput = z.input<typeof gradeReviewInputSchema>;
 

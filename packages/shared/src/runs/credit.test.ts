@@ -66,21 +66,40 @@ describe('brierScore', () => {
   it('is the mean of (p - outcome)^2, null with no estimates', () => {
     expect(brierScore([])).toBeNull();
     expect(brierScore([{ probability: 0.675, outcome: true }])).toBeCloseTo(0.105625, 9);
-    expect(brierScore([{ probability: 0.97, outcome: true }, { probability: 0.03, outcome: false }])).toBeCloseTo(0.0009, 9);
+    expect(
+      brierScore([
+        { probability: 0.97, outcome: true },
+        { probability: 0.03, outcome: false },
+      ]),
+    ).toBeCloseTo(0.0009, 9);
   });
 });
 
 describe('gradeSourceCredit', () => {
   it('gives the mean of the axes: exact 1, adjacent 0.5, else 0', () => {
-    expect(gradeSourceCredit({ reliability: 'B', credibility: 2 }, { reliability: 'B', credibility: 2 }).credit).toBe(1);
-    expect(gradeSourceCredit({ reliability: 'C', credibility: 2 }, { reliability: 'B', credibility: 2 }).credit).toBe(0.75);
-    expect(gradeSourceCredit({ reliability: 'A', credibility: 3 }, { reliability: 'B', credibility: 2 }).credit).toBe(0.5);
-    expect(gradeSourceCredit({ reliability: 'D', credibility: 5 }, { reliability: 'B', credibility: 2 }).credit).toBe(0);
+    expect(gradeSourceCredit({ reliability: 'B', credibility: 2 }, { reliability: 'B', credibility: 2 }).credit).toBe(
+      1,
+    );
+    expect(gradeSourceCredit({ reliability: 'C', credibility: 2 }, { reliability: 'B', credibility: 2 }).credit).toBe(
+      0.75,
+    );
+    expect(gradeSourceCredit({ reliability: 'A', credibility: 3 }, { reliability: 'B', credibility: 2 }).credit).toBe(
+      0.5,
+    );
+    expect(gradeSourceCredit({ reliability: 'D', credibility: 5 }, { reliability: 'B', credibility: 2 }).credit).toBe(
+      0,
+    );
   });
   it('counts F and 6 exact only (never adjacent to E or 5)', () => {
-    expect(gradeSourceCredit({ reliability: 'F', credibility: 6 }, { reliability: 'E', credibility: 5 }).credit).toBe(0);
-    expect(gradeSourceCredit({ reliability: 'E', credibility: 5 }, { reliability: 'F', credibility: 6 }).credit).toBe(0);
-    expect(gradeSourceCredit({ reliability: 'F', credibility: 6 }, { reliability: 'F', credibility: 6 }).credit).toBe(1);
+    expect(gradeSourceCredit({ reliability: 'F', credibility: 6 }, { reliability: 'E', credibility: 5 }).credit).toBe(
+      0,
+    );
+    expect(gradeSourceCredit({ reliability: 'E', credibility: 5 }, { reliability: 'F', credibility: 6 }).credit).toBe(
+      0,
+    );
+    expect(gradeSourceCredit({ reliability: 'F', credibility: 6 }, { reliability: 'F', credibility: 6 }).credit).toBe(
+      1,
+    );
   });
 });
 
@@ -96,7 +115,9 @@ describe('extract normalising', () => {
     expect(normaliseIndicator('hash', 'ABCDEF0123')).toBe('abcdef0123');
   });
   it('lower-cases a URL scheme and host only', () => {
-    expect(normaliseIndicator('url', 'HXXPS://Evil[.]Example.com/Path/File.EXE')).toBe('https://evil.example.com/Path/File.EXE');
+    expect(normaliseIndicator('url', 'HXXPS://Evil[.]Example.com/Path/File.EXE')).toBe(
+      'https://evil.example.com/Path/File.EXE',
+    );
   });
   it('upper-cases CVE and technique ids', () => {
     expect(normaliseIndicator('technique', 't1566.001')).toBe('T1566.001');
@@ -127,19 +148,60 @@ describe('extract normalising', () => {
 });
 
 describe('achCredit', () => {
-  const key = { marks: [['C', 'I'], ['I', 'C']] as const, best: 1 };
+  const key = {
+    marks: [
+      ['C', 'I'],
+      ['I', 'C'],
+    ] as const,
+    best: 1,
+  };
   it('is 0.5 x cells right + 0.5 for the best hypothesis', () => {
-    expect(achCredit(key, { marks: [['C', 'I'], ['I', 'C']], best: 1 }).credit).toBe(1);
-    expect(achCredit(key, { marks: [['C', 'I'], ['I', 'C']], best: 0 }).credit).toBe(0.5);
-    expect(achCredit(key, { marks: [['C', 'C'], ['I', 'C']], best: 1 }).credit).toBe(0.875);
+    expect(
+      achCredit(key, {
+        marks: [
+          ['C', 'I'],
+          ['I', 'C'],
+        ],
+        best: 1,
+      }).credit,
+    ).toBe(1);
+    expect(
+      achCredit(key, {
+        marks: [
+          ['C', 'I'],
+          ['I', 'C'],
+        ],
+        best: 0,
+      }).credit,
+    ).toBe(0.5);
+    expect(
+      achCredit(key, {
+        marks: [
+          ['C', 'C'],
+          ['I', 'C'],
+        ],
+        best: 1,
+      }).credit,
+    ).toBe(0.875);
   });
   it('counts an empty cell as wrong', () => {
-    expect(achCredit(key, { marks: [[null, 'I'], ['I', 'C']], best: 1 })).toEqual({ credit: 0.875, cellsRight: 3, cellCount: 4 });
+    expect(
+      achCredit(key, {
+        marks: [
+          [null, 'I'],
+          ['I', 'C'],
+        ],
+        best: 1,
+      }),
+    ).toEqual({ credit: 0.875, cellsRight: 3, cellCount: 4 });
   });
 });
 
 describe('write checks', () => {
-  const step = { max_words: 12, checks: { tlp: true, estimative_language: true, must_mention: ['APT29', 'evil.example.com'] } };
+  const step = {
+    max_words: 12,
+    checks: { tlp: true, estimative_language: true, must_mention: ['APT29', 'evil.example.com'] },
+  };
 
   it('passes a marked, precise, complete and short text', () => {
     const checks = writeChecks(step, 'TLP:AMBER+STRICT APT29 very likely used evil[.]example.com for staging.');
@@ -163,7 +225,10 @@ describe('write checks', () => {
   });
 
   it('refuses a missing or misspelt TLP marking, a missing term and too many words', () => {
-    const checks = writeChecks(step, 'TLP:PURPLE one two three four five six seven eight nine ten eleven twelve thirteen');
+    const checks = writeChecks(
+      step,
+      'TLP:PURPLE one two three four five six seven eight nine ten eleven twelve thirteen',
+    );
     expect(checks.every((check) => check.check === 'estimative_language' || !check.passed)).toBe(true);
     expect(checks.find((check) => check.check === 'must_mention')?.reason).toBe('Mention "APT29", "evil.example.com".');
   });

@@ -38,7 +38,10 @@ export function choiceCredit(
 // --- multi ----------------------------------------------------------------------------------------------
 
 /** max(0, (right picked - wrong picked) / right count); nothing picked earns 0, everything picked earns little. */
-export function multiCredit(correct: readonly boolean[], selected: readonly number[]): { credit: number; rightPicked: number; wrongPicked: number; rightCount: number } {
+export function multiCredit(
+  correct: readonly boolean[],
+  selected: readonly number[],
+): { credit: number; rightPicked: number; wrongPicked: number; rightCount: number } {
   const picked = new Set(selected);
   const rightCount = correct.filter(Boolean).length;
   let rightPicked = 0;
@@ -105,7 +108,11 @@ export function gradeSourceCredit(
   given: { reliability: ReliabilityGrade; credibility: number },
   key: { reliability: ReliabilityGrade; credibility: number },
 ): { credit: number; reliability: number; credibility: number } {
-  const reliability = gradeAxisCredit(RELIABILITY_GRADES.indexOf(given.reliability), RELIABILITY_GRADES.indexOf(key.reliability), RELIABILITY_GRADES.indexOf('F'));
+  const reliability = gradeAxisCredit(
+    RELIABILITY_GRADES.indexOf(given.reliability),
+    RELIABILITY_GRADES.indexOf(key.reliability),
+    RELIABILITY_GRADES.indexOf('F'),
+  );
   const credibility = gradeAxisCredit(given.credibility, key.credibility, 6);
   return { credit: (reliability + credibility) / 2, reliability, credibility };
 }
@@ -147,11 +154,13 @@ function canonicalIpv6(value: string): string | null {
   if (![...head, ...rest].every((group) => /^[0-9a-f]{1,4}$/.test(group))) return null;
   const missing = 8 - head.length - rest.length;
   if (halves.length === 2 ? missing < 1 : missing !== 0) return null;
-  const groups = [...head, ...Array<string>(missing).fill('0'), ...rest].map((group) => parseInt(group, 16).toString(16));
+  const groups = [...head, ...Array<string>(missing).fill('0'), ...rest].map((group) =>
+    parseInt(group, 16).toString(16),
+  );
 
   let bestStart = -1;
   let bestLength = 0;
-  for (let start = 0; start < 8; ) {
+  for (let start = 0; start < 8;) {
     if (groups[start] !== '0') {
       start += 1;
       continue;
@@ -211,9 +220,14 @@ export function extractFieldRight(type: ExtractFieldType, given: string, accept:
 }
 
 /** The share of fields right. */
-export function extractCredit(fields: ReadonlyArray<{ type: ExtractFieldType; accept: readonly string[] }>, values: readonly string[]): number {
+export function extractCredit(
+  fields: ReadonlyArray<{ type: ExtractFieldType; accept: readonly string[] }>,
+  values: readonly string[],
+): number {
   if (fields.length === 0) return 0;
-  const right = fields.filter((field, index) => extractFieldRight(field.type, values[index] ?? '', field.accept)).length;
+  const right = fields.filter((field, index) =>
+    extractFieldRight(field.type, values[index] ?? '', field.accept),
+  ).length;
   return right / fields.length;
 }
 
@@ -271,7 +285,16 @@ export interface WriteCheckOutcome {
  * passes none of them.
  */
 export function writeChecks(
-  step: { max_words: number; checks?: { tlp?: boolean | undefined; estimative_language?: boolean | undefined; must_mention?: readonly string[] | undefined } | undefined },
+  step: {
+    max_words: number;
+    checks?:
+      | {
+          tlp?: boolean | undefined;
+          estimative_language?: boolean | undefined;
+          must_mention?: readonly string[] | undefined;
+        }
+      | undefined;
+  },
   text: string,
 ): WriteCheckOutcome[] {
   const empty = text.trim() === '';
@@ -279,7 +302,9 @@ export function writeChecks(
   const nothing = 'Nothing was written.';
   if (step.checks?.tlp) {
     const start = text.trimStart();
-    const marking = [...TLP_MARKINGS].sort((a, b) => b.length - a.length).find((label) => start.startsWith(label) && !/^[A-Za-z0-9+]/.test(start.slice(label.length)));
+    const marking = [...TLP_MARKINGS]
+      .sort((a, b) => b.length - a.length)
+      .find((label) => start.startsWith(label) && !/^[A-Za-z0-9+]/.test(start.slice(label.length)));
     outcomes.push({
       check: 'tlp',
       passed: !empty && marking !== undefined,
@@ -309,7 +334,11 @@ export function writeChecks(
     outcomes.push({
       check: 'must_mention',
       passed: !empty && missing.length === 0,
-      reason: empty ? nothing : missing.length === 0 ? null : `Mention ${missing.map((term) => `"${term}"`).join(', ')}.`,
+      reason: empty
+        ? nothing
+        : missing.length === 0
+          ? null
+          : `Mention ${missing.map((term) => `"${term}"`).join(', ')}.`,
       places: [],
     });
   }
@@ -330,7 +359,12 @@ export function writeAutoCredit(checks: readonly { passed: boolean }[], autoWeig
 }
 
 /** The final credit once graded: auto share + (1 - auto_weight) x rubric points / maximum. */
-export function writeFinalCredit(autoCredit: number, autoWeight: number, points: readonly number[], rubric: readonly { points: number }[]): number {
+export function writeFinalCredit(
+  autoCredit: number,
+  autoWeight: number,
+  points: readonly number[],
+  rubric: readonly { points: number }[],
+): number {
   const maximum = rubric.reduce((sum, criterion) => sum + criterion.points, 0);
   const earned = points.reduce((sum, value, index) => sum + Math.min(value, rubric[index]?.points ?? 0), 0);
   return Math.min(1, autoCredit + (maximum === 0 ? 0 : ((1 - autoWeight) * earned) / maximum));

@@ -14,16 +14,31 @@ const plain = { order: [0, 1, 2], hintOpened: false, hintCost: 0.25, firstSubmis
 describe('validateAnswer', () => {
   it.each<[string, string, Record<string, unknown>, string]>([
     ['the wrong kind of answer', 'many', { optionIndex: 0 }, 'This step is a multi step; answer it with selected.'],
-    ['a kind that is not the step kind', 'many', { kind: 'rank', selected: [0] }, 'This step is a multi step; answer it with selected.'],
+    [
+      'a kind that is not the step kind',
+      'many',
+      { kind: 'rank', selected: [0] },
+      'This step is a multi step; answer it with selected.',
+    ],
     ['an option out of range', 'pick', { optionIndex: 3 }, 'That option does not exist on this step.'],
     ['a duplicate selection', 'many', { selected: [0, 0] }, 'Select each option at most once.'],
     ['a duplicate in an order', 'order', { order: [0, 0, 1] }, 'Put each item in the order once.'],
     ['an order missing an item', 'order', { order: [0, 1] }, 'Order all 3 items.'],
     ['an unknown term', 'guess', { term: 'maybe', confidence: 'low' }, 'Choose one of the seven likelihood terms.'],
-    ['a missing confidence when asked', 'guess', { term: 'likely' }, 'Say how confident you are: low, moderate or high.'],
+    [
+      'a missing confidence when asked',
+      'guess',
+      { term: 'likely' },
+      'Say how confident you are: low, moderate or high.',
+    ],
     ['an unknown grade', 'grade', { reliability: 'G', credibility: 2 }, 'Reliability is a letter from A to F.'],
     ['more values than fields', 'pull', { values: ['a', 'b', 'c'] }, 'Give one value for each of the 2 fields.'],
-    ['a matrix of the wrong size', 'weigh', { marks: [['C', 'I']], best: 0 }, 'Mark 2 rows of evidence against 2 hypotheses.'],
+    [
+      'a matrix of the wrong size',
+      'weigh',
+      { marks: [['C', 'I']], best: 0 },
+      'Mark 2 rows of evidence against 2 hypotheses.',
+    ],
     ['a text over the limit', 'bluf', { text: 'x'.repeat(20_001) }, 'The text is at most 20,000 characters.'],
   ])('refuses %s', (_case, id, fields, message) => {
     expect(validateAnswer(stepOf(id), { ...base, ...fields } as never)).toBe(message);
@@ -36,7 +51,16 @@ describe('validateAnswer', () => {
     expect(validateAnswer(stepOf('guess'), { ...base, term: 'likely', confidence: 'high' })).toBeNull();
     expect(validateAnswer(stepOf('grade'), { ...base, reliability: 'F', credibility: 6 })).toBeNull();
     expect(validateAnswer(stepOf('pull'), { ...base, values: ['', ''] })).toBeNull();
-    expect(validateAnswer(stepOf('weigh'), { ...base, marks: [['C', null], ['I', 'C']], best: 1 })).toBeNull();
+    expect(
+      validateAnswer(stepOf('weigh'), {
+        ...base,
+        marks: [
+          ['C', null],
+          ['I', 'C'],
+        ],
+        best: 1,
+      }),
+    ).toBeNull();
     expect(validateAnswer(stepOf('bluf'), { ...base, text: '' })).toBeNull();
   });
 });
@@ -47,7 +71,13 @@ describe('gradeStep', () => {
     const graded = gradeStep(stepOf('pick'), { ...base, optionIndex: 1 }, { ...plain, order: [2, 0, 1] });
     expect(graded.fileOptionIndex).toBe(0);
     expect(graded.earnedThousandths).toBe(1000);
-    expect(graded.result).toMatchObject({ kind: 'choice', chosenIndex: 1, correctIndex: 1, chosenText: 'Right one', verdict: 'right' });
+    expect(graded.result).toMatchObject({
+      kind: 'choice',
+      chosenIndex: 1,
+      correctIndex: 1,
+      chosenText: 'Right one',
+      verdict: 'right',
+    });
   });
 
   it('gives a second-best option its credit', () => {
@@ -56,7 +86,9 @@ describe('gradeStep', () => {
   });
 
   it('charges an opened hint on the first submission only, and pays nothing after a Retry', () => {
-    expect(gradeStep(stepOf('pick'), { ...base, optionIndex: 0 }, { ...plain, hintOpened: true }).earnedThousandths).toBe(750);
+    expect(
+      gradeStep(stepOf('pick'), { ...base, optionIndex: 0 }, { ...plain, hintOpened: true }).earnedThousandths,
+    ).toBe(750);
     const later = gradeStep(stepOf('pick'), { ...base, optionIndex: 0 }, { ...plain, firstSubmission: false });
     expect(later.earnedThousandths).toBe(0);
     expect(later.result).toMatchObject({ rawCredit: 1, credit: 0, firstSubmission: false });
@@ -73,7 +105,11 @@ describe('gradeStep', () => {
     const reversedShown = [2, 1, 0].map((file) => order.indexOf(file));
     const graded = gradeStep(stepOf('order'), { ...base, order: reversedShown }, { ...plain, order });
     expect(graded.earnedThousandths).toBe(0);
-    expect(graded.result.kind === 'rank' && graded.result.items.map((item) => item.text)).toEqual(['First', 'Second', 'Third']);
+    expect(graded.result.kind === 'rank' && graded.result.items.map((item) => item.text)).toEqual([
+      'First',
+      'Second',
+      'Third',
+    ]);
   });
 
   it('sends a weak estimate down the below branch by its raw credit', () => {
@@ -90,7 +126,11 @@ describe('gradeStep', () => {
   it('opens a pending review for a scored write step and gives the automatic share', () => {
     const graded = gradeStep(stepOf('bluf'), { ...base, text: 'TLP:AMBER APT29 is very likely behind it.' }, plain);
     expect(graded.earnedThousandths).toBe(300);
-    expect(graded.result).toMatchObject({ kind: 'write', review: { status: 'pending' }, modelAnswer: 'TLP:AMBER APT29 is very likely behind it.' });
+    expect(graded.result).toMatchObject({
+      kind: 'write',
+      review: { status: 'pending' },
+      modelAnswer: 'TLP:AMBER APT29 is very likely behind it.',
+    });
   });
 });
 

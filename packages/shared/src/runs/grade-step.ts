@@ -1,10 +1,5 @@
 import type { ScenarioStep, StepOfKind } from '../scenarios/scenario.schema';
-import {
-  DEFAULT_AUTO_WEIGHT,
-  ESTIMATE_TERM_INFO,
-  type AchMark,
-  type ReliabilityGrade,
-} from '../scenarios/step-kinds';
+import { DEFAULT_AUTO_WEIGHT, ESTIMATE_TERM_INFO, type AchMark, type ReliabilityGrade } from '../scenarios/step-kinds';
 import type { StepOutcome } from '../scenarios/step-flow';
 import {
   achCredit,
@@ -63,24 +58,32 @@ export function validateAnswer(step: ScenarioStep, input: AnswerInput): string |
   const outOfRange = (index: number, count: number) => index < 0 || index >= count;
   switch (step.kind) {
     case 'choice':
-      return outOfRange(input.optionIndex ?? -1, step.options.length) ? 'That option does not exist on this step.' : null;
+      return outOfRange(input.optionIndex ?? -1, step.options.length)
+        ? 'That option does not exist on this step.'
+        : null;
     case 'multi': {
       const selected = input.selected ?? [];
-      if (selected.some((index) => outOfRange(index, step.options.length))) return 'That option does not exist on this step.';
+      if (selected.some((index) => outOfRange(index, step.options.length)))
+        return 'That option does not exist on this step.';
       return new Set(selected).size === selected.length ? null : 'Select each option at most once.';
     }
     case 'rank': {
       const order = input.order ?? [];
-      if (order.some((index) => outOfRange(index, step.options.length))) return 'That option does not exist on this step.';
+      if (order.some((index) => outOfRange(index, step.options.length)))
+        return 'That option does not exist on this step.';
       if (new Set(order).size !== order.length) return 'Put each item in the order once.';
       return order.length === step.options.length ? null : `Order all ${step.options.length} items.`;
     }
     case 'estimate':
-      return step.ask_confidence && input.confidence === undefined ? 'Say how confident you are: low, moderate or high.' : null;
+      return step.ask_confidence && input.confidence === undefined
+        ? 'Say how confident you are: low, moderate or high.'
+        : null;
     case 'grade-source':
       return null;
     case 'extract':
-      return (input.values ?? []).length === step.fields.length ? null : `Give one value for each of the ${step.fields.length} fields.`;
+      return (input.values ?? []).length === step.fields.length
+        ? null
+        : `Give one value for each of the ${step.fields.length} fields.`;
     case 'ach': {
       const marks = input.marks ?? [];
       if (marks.length !== step.evidence.length || marks.some((row) => row.length !== step.hypotheses.length)) {
@@ -188,7 +191,10 @@ export function gradeStep(step: ScenarioStep, input: AnswerInput, context: Grade
       const correct = step.options.map((option) => option.correct === true);
       const tally = multiCredit(correct, selectedFile);
       raw = tally.credit;
-      decision = selectedFile.length === 0 ? '(nothing selected)' : selectedFile.map((file) => step.options[file]?.text ?? '').join('; ');
+      decision =
+        selectedFile.length === 0
+          ? '(nothing selected)'
+          : selectedFile.map((file) => step.options[file]?.text ?? '').join('; ');
       body = {
         kind: 'multi',
         options: context.order.map((file) => {
@@ -246,7 +252,10 @@ export function gradeStep(step: ScenarioStep, input: AnswerInput, context: Grade
       break;
     }
     case 'grade-source': {
-      const given = { reliability: (input.reliability ?? 'F') as ReliabilityGrade, credibility: input.credibility ?? 6 };
+      const given = {
+        reliability: (input.reliability ?? 'F') as ReliabilityGrade,
+        credibility: input.credibility ?? 6,
+      };
       const key = { reliability: step.reliability, credibility: step.credibility };
       const tally = gradeSourceCredit(given, key);
       raw = tally.credit;
@@ -315,7 +324,8 @@ export function gradeStep(step: ScenarioStep, input: AnswerInput, context: Grade
         autoWeight,
         modelAnswer: step.model_answer,
         rubric: step.rubric.map((criterion) => ({ criterion: criterion.criterion, points: criterion.points })),
-        review: scored && context.firstSubmission ? { status: 'pending', points: null, comment: null, gradedAt: null } : null,
+        review:
+          scored && context.firstSubmission ? { status: 'pending', points: null, comment: null, gradedAt: null } : null,
       };
       break;
     }
@@ -343,11 +353,26 @@ export function gradeStep(step: ScenarioStep, input: AnswerInput, context: Grade
     outcome: step.kind === 'choice' ? { optionIndex: fileOptionIndex } : { credit: rawThousandths / 1000 },
     fileOptionIndex,
     decision,
-    feedback: feedback ?? withExplanation(body.kind === 'write' ? writeHeadline(body.checks, body.review !== null) : headline(rawThousandths / 1000), explanation),
+    feedback:
+      feedback ??
+      withExplanation(
+        body.kind === 'write' ? writeHeadline(body.checks, body.review !== null) : headline(rawThousandths / 1000),
+        explanation,
+      ),
   };
 }
 
-type CommonResult = Pick<StepResult, 'credit' | 'creditThousandths' | 'rawCredit' | 'hintCharged' | 'firstSubmission' | 'scored' | 'verdict' | 'explanation'>;
+type CommonResult = Pick<
+  StepResult,
+  | 'credit'
+  | 'creditThousandths'
+  | 'rawCredit'
+  | 'hintCharged'
+  | 'firstSubmission'
+  | 'scored'
+  | 'verdict'
+  | 'explanation'
+>;
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 /** The key of a step in words (the report's "correct answer"). */
@@ -356,7 +381,10 @@ export function keyInWords(step: ScenarioStep): string {
     case 'choice':
       return step.options[step.correct_option]?.text ?? '';
     case 'multi':
-      return step.options.filter((option) => option.correct).map((option) => option.text).join('; ');
+      return step.options
+        .filter((option) => option.correct)
+        .map((option) => option.text)
+        .join('; ');
     case 'rank':
       return step.options.map((option) => option.text).join(' > ');
     case 'estimate':

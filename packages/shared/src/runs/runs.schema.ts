@@ -17,7 +17,11 @@ export const RUN_RESULTS = ['Pass', 'Fail', 'Awaiting review', '-'] as const;
 export const runResultSchema = z.enum(RUN_RESULTS);
 
 export const startRunInputSchema = z.object({
-  scenarioId: z.string({ error: 'Choose a scenario.' }).trim().min(1, 'Choose a scenario.').max(100, 'Scenario not found.'),
+  scenarioId: z
+    .string({ error: 'Choose a scenario.' })
+    .trim()
+    .min(1, 'Choose a scenario.')
+    .max(100, 'Scenario not found.'),
 });
 export type StartRunInput = z.infer<typeof startRunInputSchema>;
 

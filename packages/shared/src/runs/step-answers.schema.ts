@@ -32,7 +32,10 @@ const timeMsField = z
   .min(0, 'The answer time cannot be negative.')
   .max(MAX_ANSWER_TIME_MS, 'The answer time must be at most a day.');
 
-const shownIndex = z.int({ error: 'Use the index of an option as shown.' }).min(0, 'Use the index of an option as shown.').max(7, 'That option does not exist on this step.');
+const shownIndex = z
+  .int({ error: 'Use the index of an option as shown.' })
+  .min(0, 'Use the index of an option as shown.')
+  .max(7, 'That option does not exist on this step.');
 
 /** choice: the index (as shown) of the one option picked. */
 export const choiceAnswerFields = { optionIndex: shownIndex };
@@ -48,19 +51,29 @@ export const estimateAnswerFields = {
 /** grade-source: the Admiralty grade of the step's artifact. */
 export const gradeSourceAnswerFields = {
   reliability: z.enum(RELIABILITY_GRADES, { error: 'Reliability is a letter from A to F.' }),
-  credibility: z.int({ error: 'Credibility is a number from 1 to 6.' }).min(1, 'Credibility is a number from 1 to 6.').max(6, 'Credibility is a number from 1 to 6.'),
+  credibility: z
+    .int({ error: 'Credibility is a number from 1 to 6.' })
+    .min(1, 'Credibility is a number from 1 to 6.')
+    .max(6, 'Credibility is a number from 1 to 6.'),
 };
 /** extract: one value per field, in the step's field order (an empty string leaves a field blank). */
-export const extractAnswerFields = { values: z.array(z.string().max(2000, 'A value is at most 2,000 characters.')).min(1).max(6) };
+export const extractAnswerFields = {
+  values: z.array(z.string().max(2000, 'A value is at most 2,000 characters.')).min(1).max(6),
+};
 /** ach: one row of C/I/N marks per evidence row (one mark per hypothesis), and the most likely hypothesis. */
 export const achAnswerFields = {
   // A cell may be null (left empty): it counts as wrong.
   marks: z.array(z.array(z.enum(ACH_MARKS, { error: 'Mark each cell C, I or N.' }).nullable()).max(5)).max(8),
-  best: z.int({ error: 'Pick the most likely hypothesis.' }).min(0, 'Pick the most likely hypothesis.').max(4, 'That hypothesis does not exist.'),
+  best: z
+    .int({ error: 'Pick the most likely hypothesis.' })
+    .min(0, 'Pick the most likely hypothesis.')
+    .max(4, 'That hypothesis does not exist.'),
 };
 /** write: the written product. */
 export const writeAnswerFields = {
-  text: z.string().max(MAX_WRITE_TEXT_CHARS, `The text is at most ${MAX_WRITE_TEXT_CHARS.toLocaleString('en')} characters.`),
+  text: z
+    .string()
+    .max(MAX_WRITE_TEXT_CHARS, `The text is at most ${MAX_WRITE_TEXT_CHARS.toLocaleString('en')} characters.`),
 };
 
 const answerBase = { stepId: stepIdField, timeMs: timeMsField };
@@ -71,7 +84,11 @@ export const answerByKindSchemas = {
   multi: z.strictObject({ ...answerBase, kind: z.literal('multi').optional(), ...multiAnswerFields }),
   rank: z.strictObject({ ...answerBase, kind: z.literal('rank').optional(), ...rankAnswerFields }),
   estimate: z.strictObject({ ...answerBase, kind: z.literal('estimate').optional(), ...estimateAnswerFields }),
-  'grade-source': z.strictObject({ ...answerBase, kind: z.literal('grade-source').optional(), ...gradeSourceAnswerFields }),
+  'grade-source': z.strictObject({
+    ...answerBase,
+    kind: z.literal('grade-source').optional(),
+    ...gradeSourceAnswerFields,
+  }),
   extract: z.strictObject({ ...answerBase, kind: z.literal('extract').optional(), ...extractAnswerFields }),
   ach: z.strictObject({ ...answerBase, kind: z.literal('ach').optional(), ...achAnswerFields }),
   write: z.strictObject({ ...answerBase, kind: z.literal('write').optional(), ...writeAnswerFields }),
@@ -169,10 +186,22 @@ const playerStepCommon = {
 /** An option as shown: its text only (no correct flag, no credit, no next step); the list is in run order. */
 const shownOptionSchema = z.object({ text: z.string() });
 
-export const playerChoiceStepSchema = z.object({ kind: z.literal('choice'), ...playerStepCommon, options: z.array(shownOptionSchema) });
-export const playerMultiStepSchema = z.object({ kind: z.literal('multi'), ...playerStepCommon, options: z.array(shownOptionSchema) });
+export const playerChoiceStepSchema = z.object({
+  kind: z.literal('choice'),
+  ...playerStepCommon,
+  options: z.array(shownOptionSchema),
+});
+export const playerMultiStepSchema = z.object({
+  kind: z.literal('multi'),
+  ...playerStepCommon,
+  options: z.array(shownOptionSchema),
+});
 /** rank: the items in a per-run shuffle (stable on resume); the file order is the key and is never sent. */
-export const playerRankStepSchema = z.object({ kind: z.literal('rank'), ...playerStepCommon, options: z.array(shownOptionSchema) });
+export const playerRankStepSchema = z.object({
+  kind: z.literal('rank'),
+  ...playerStepCommon,
+  options: z.array(shownOptionSchema),
+});
 export const playerEstimateStepSchema = z.object({
   kind: z.literal('estimate'),
   ...playerStepCommon,
@@ -265,7 +294,9 @@ export const choiceResultSchema = z.object({
   /** The picked option's own feedback, or null. */
   chosenFeedback: z.string().nullable(),
   /** Every option in shown order with its credit (1 for the correct one) and feedback. */
-  options: z.array(z.object({ text: z.string(), credit: z.number(), chosen: z.boolean(), feedback: z.string().nullable() })),
+  options: z.array(
+    z.object({ text: z.string(), credit: z.number(), chosen: z.boolean(), feedback: z.string().nullable() }),
+  ),
 });
 
 export const multiResultSchema = z.object({
@@ -291,7 +322,14 @@ export const rankResultSchema = z.object({
   kind: z.literal('rank'),
   ...resultCommon,
   /** The items in the RIGHT order (the key), each with where the trainee put it (0 = top). */
-  items: z.array(z.object({ text: z.string(), shownIndex: z.number().int(), givenPosition: z.number().int(), feedback: z.string().nullable() })),
+  items: z.array(
+    z.object({
+      text: z.string(),
+      shownIndex: z.number().int(),
+      givenPosition: z.number().int(),
+      feedback: z.string().nullable(),
+    }),
+  ),
   /** The shown indexes as the trainee ordered them. */
   order: z.array(z.number().int()),
   discordantPairs: z.number().int(),
@@ -314,7 +352,8 @@ export const estimateResultSchema = z.object({
   distance: z.number().int(),
 });
 
-const gradeAxisSchema = <T extends z.ZodType>(grade: T) => z.object({ given: grade, key: grade, verdict: verdictSchema });
+const gradeAxisSchema = <T extends z.ZodType>(grade: T) =>
+  z.object({ given: grade, key: grade, verdict: verdictSchema });
 
 export const gradeSourceResultSchema = z.object({
   kind: z.literal('grade-source'),

@@ -3,7 +3,10 @@
 import { readFile } from 'node:fs/promises';
 import { checkScenarioText, formatProblem, type ScenarioCheckOptions, type ScenarioProblem } from './check-scenario';
 
-async function checkFile(file: string, options: ScenarioCheckOptions): Promise<{ problems: ScenarioProblem[]; warnings: ScenarioProblem[] }> {
+async function checkFile(
+  file: string,
+  options: ScenarioCheckOptions,
+): Promise<{ problems: ScenarioProblem[]; warnings: ScenarioProblem[] }> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');

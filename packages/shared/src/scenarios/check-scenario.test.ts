@@ -105,7 +105,11 @@ describe('checkScenario', () => {
       (s) => Reflect.set(s, 'difficulty', 'hard'),
       'difficulty: expected a number, found text ("hard")',
     ],
-    ['an unknown field', (s) => Reflect.set(step(s, 1), 'hnit', 'Look closer'), 'steps[1].hnit: unknown field; did you mean "hint"?'],
+    [
+      'an unknown field',
+      (s) => Reflect.set(step(s, 1), 'hnit', 'Look closer'),
+      'steps[1].hnit: unknown field; did you mean "hint"?',
+    ],
     ['a repeated step id', (s) => (step(s, 2).id = 'scope'), 'steps[2].id: duplicate step id "scope"'],
     [
       'a next_step naming no step',
@@ -151,7 +155,10 @@ describe('checkScenario', () => {
           id: 'rabbit-hole',
           title: 'Down the rabbit hole',
           description: 'Every lead leads back here.',
-          options: [{ text: 'Dig deeper', next_step: 'rabbit-hole' }, { text: 'Keep digging', next_step: null }],
+          options: [
+            { text: 'Dig deeper', next_step: 'rabbit-hole' },
+            { text: 'Keep digging', next_step: null },
+          ],
           correct_option: 0,
         });
       },
@@ -287,7 +294,9 @@ steps:
   });
 
   it('refuses tags outside the core schema', () => {
-    const result = parseScenarioText('name: !!js/function "function () {}"\ntype: !foo Phishing\ndifficulty: !!int 2\n');
+    const result = parseScenarioText(
+      'name: !!js/function "function () {}"\ntype: !foo Phishing\ndifficulty: !!int 2\n',
+    );
     expect(result.ok ? [] : result.problems.map(formatProblem)).toEqual([
       'line 1, column 7: the tag !!js/function is not allowed; a scenario file holds only plain text, numbers, true/false, lists and mappings',
       'line 2, column 7: the tag !foo is not allowed; a scenario file holds only plain text, numbers, true/false, lists and mappings',
@@ -315,7 +324,11 @@ steps:
 
   it('refuses an empty file and a top level that is not a mapping', () => {
     for (const empty of ['', '# only a comment\n', '---\n']) {
-      expect(parseScenarioText(empty)).toEqual({ ok: false, problems: [{ path: '(file)', message: 'the file is empty' }], warnings: [] });
+      expect(parseScenarioText(empty)).toEqual({
+        ok: false,
+        problems: [{ path: '(file)', message: 'the file is empty' }],
+        warnings: [],
+      });
     }
     const list = parseScenarioText('- one\n- two\n');
     expect(list.ok ? [] : list.problems.map(formatProblem)).toEqual([

@@ -25,7 +25,8 @@ export interface ScenarioProblem {
   message: string;
 }
 
-export type ScenarioParseResult = { ok: true; value: unknown } | { ok: false; problems: ScenarioProblem[]; warnings: ScenarioProblem[] };
+export type ScenarioParseResult =
+  { ok: true; value: unknown } | { ok: false; problems: ScenarioProblem[]; warnings: ScenarioProblem[] };
 
 export interface ScenarioCheckOptions {
   /** builtin: the library's stricter rules (a warning for uploads is an error here). */
@@ -144,7 +145,9 @@ export function checkScenario(value: unknown, options: ScenarioCheckOptions = {}
   const problems = [...findings.problems];
   if (options.origin === 'builtin') problems.push(...findings.advice);
   else warnings.push(...findings.advice);
-  return problems.length > 0 ? { ok: false, problems: inFileOrder(problems), warnings } : { ok: true, scenario: parsed.data, warnings };
+  return problems.length > 0
+    ? { ok: false, problems: inFileOrder(problems), warnings }
+    : { ok: true, scenario: parsed.data, warnings };
 }
 
 export function checkScenarioText(text: string, options: ScenarioCheckOptions = {}): ScenarioCheckResult {
@@ -215,7 +218,10 @@ function problemsFromIssues(issues: readonly z.core.$ZodIssue[], basePath: reado
         problems.push({ path: formatPath([...path, key]), message: describeUnknownField(path, key, issue.input) });
       }
     } else if (issue.code === 'invalid_union' && (issue as { note?: string }).note === 'No matching discriminator') {
-      problems.push({ path: formatPath(path), message: `must be one of ${STEP_KINDS.join(', ')} (absent means choice); found ${describeValue(valueAt(issue))}` });
+      problems.push({
+        path: formatPath(path),
+        message: `must be one of ${STEP_KINDS.join(', ')} (absent means choice); found ${describeValue(valueAt(issue))}`,
+      });
     } else if (issue.code === 'invalid_union') {
       // A plain-string option that is too long fails both branches; report the branch the author meant.
       const meant = issue.errors.filter((branch) => !branch.every(isRootTypeMismatch));
@@ -231,7 +237,8 @@ function problemsFromIssues(issues: readonly z.core.$ZodIssue[], basePath: reado
 
 /** Zod lists unknown fields after the rest; an author reads more easily step by step. */
 function inFileOrder(problems: ScenarioProblem[]): ScenarioProblem[] {
-  const indexes = (problem: ScenarioProblem) => [...problem.path.matchAll(/\[(\d+)\]/g)].map((match) => Number(match[1]));
+  const indexes = (problem: ScenarioProblem) =>
+    [...problem.path.matchAll(/\[(\d+)\]/g)].map((match) => Number(match[1]));
   return problems
     .map((problem) => ({ problem, indexes: indexes(problem) }))
     .sort((a, b) => compareIndexes(a.indexes, b.indexes))
@@ -368,7 +375,9 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 // Field names by the list that holds the object, so an unknown field can be matched to the one meant.
 const FIELDS_IN_LIST: Record<string, readonly string[]> = {
   steps: [...new Set(ScenarioStepSchema.options.flatMap((kind) => Object.keys(kind.shape)))],
-  options: [...new Set([ScenarioOptionObjectSchema, MultiOptionObjectSchema].flatMap((schema) => Object.keys(schema.shape)))],
+  options: [
+    ...new Set([ScenarioOptionObjectSchema, MultiOptionObjectSchema].flatMap((schema) => Object.keys(schema.shape))),
+  ],
   fields: Object.keys(ExtractFieldSchema.shape),
   evidence: Object.keys(AchEvidenceSchema.shape),
   rubric: Object.keys(RubricCriterionSchema.shape),
@@ -382,7 +391,8 @@ const SCENARIO_FIELDS = Object.keys(ScenarioSchema.shape);
 const STEP_KINDS_BY_FIELD = new Map<string, string[]>();
 for (const schema of ScenarioStepSchema.options) {
   const kind = String(schema.shape.kind.def.type === 'default' ? 'choice' : (schema.shape.kind as z.ZodLiteral).value);
-  for (const field of Object.keys(schema.shape)) STEP_KINDS_BY_FIELD.set(field, [...(STEP_KINDS_BY_FIELD.get(field) ?? []), kind]);
+  for (const field of Object.keys(schema.shape))
+    STEP_KINDS_BY_FIELD.set(field, [...(STEP_KINDS_BY_FIELD.get(field) ?? []), kind]);
 }
 
 function describeUnknownField(objectPath: readonly PropertyKey[], key: string, input?: unknown): string {
@@ -392,7 +402,8 @@ function describeUnknownField(objectPath: readonly PropertyKey[], key: string, i
     const kind = isPlainObject(input) && typeof input.kind === 'string' ? input.kind : 'choice';
     return `not a field of ${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} step (only ${kinds.join(', ')} steps have it)`;
   }
-  const allowed = objectPath.length === 0 ? SCENARIO_FIELDS : typeof list === 'string' ? FIELDS_IN_LIST[list] : undefined;
+  const allowed =
+    objectPath.length === 0 ? SCENARIO_FIELDS : typeof list === 'string' ? FIELDS_IN_LIST[list] : undefined;
   if (!allowed) return 'unknown field';
   const meant = closestField(key, allowed);
   return meant ? `unknown field; did you mean "${meant}"?` : `unknown field; allowed here: ${allowed.join(', ')}`;
@@ -455,7 +466,12 @@ const isStepObject = (value: unknown): value is Record<string, unknown> => isPla
 function checkStepsOfBrokenFile(value: unknown): ScenarioProblem[] {
   if (!isPlainObject(value) || !Array.isArray(value.steps)) return [];
   const rawSteps = value.steps as unknown[];
-  const ids = new Set(rawSteps.filter(isStepObject).map((step) => step.id).filter((id): id is string => typeof id === 'string'));
+  const ids = new Set(
+    rawSteps
+      .filter(isStepObject)
+      .map((step) => step.id)
+      .filter((id): id is string => typeof id === 'string'),
+  );
   const problems: ScenarioProblem[] = [];
   rawSteps.forEach((raw, stepIndex) => {
     if (!isStepObject(raw)) return;
@@ -463,7 +479,9 @@ function checkStepsOfBrokenFile(value: unknown): ScenarioProblem[] {
     const parsed = ScenarioStepSchema.safeParse(raw);
     if (parsed.success) problems.push(...checkStepKeys(parsed.data, stepIndex));
   });
-  problems.push(...checkDuplicateIds(rawSteps.map((raw) => (isStepObject(raw) && typeof raw.id === 'string' ? raw.id : undefined))));
+  problems.push(
+    ...checkDuplicateIds(rawSteps.map((raw) => (isStepObject(raw) && typeof raw.id === 'string' ? raw.id : undefined))),
+  );
   return problems;
 }
 
@@ -479,7 +497,11 @@ function checkDuplicateIds(ids: readonly (string | undefined)[]): ScenarioProble
 }
 
 /** Every `next_step` (options, the step, `below`) that names no step. Works on the raw step too. */
-function checkReferences(step: Record<string, unknown>, stepIndex: number, ids: ReadonlySet<string>): ScenarioProblem[] {
+function checkReferences(
+  step: Record<string, unknown>,
+  stepIndex: number,
+  ids: ReadonlySet<string>,
+): ScenarioProblem[] {
   const problems: ScenarioProblem[] = [];
   const dangling = (target: unknown, path: string) => {
     if (typeof target === 'string' && !ids.has(target)) problems.push({ path, message: `no step with id "${target}"` });
@@ -505,7 +527,10 @@ function checkStepKeys(step: ScenarioStep, stepIndex: number): ScenarioProblem[]
     try {
       const parsed: unknown = JSON.parse(artifact.content);
       if (!isPlainObject(parsed) || typeof parsed.type !== 'string') {
-        add(`.artifacts[${artifactIndex}].content`, 'a stix artifact holds one STIX 2.1 object or bundle (JSON with a "type")');
+        add(
+          `.artifacts[${artifactIndex}].content`,
+          'a stix artifact holds one STIX 2.1 object or bundle (JSON with a "type")',
+        );
       }
     } catch {
       add(`.artifacts[${artifactIndex}].content`, 'a stix artifact holds STIX 2.1 JSON, and this is not valid JSON');
@@ -525,8 +550,13 @@ function checkStepKeys(step: ScenarioStep, stepIndex: number): ScenarioProblem[]
       }
       step.options.forEach((option, optionIndex) => {
         if (option.credit === undefined) return;
-        if (optionIndex === step.correct_option) add(`.options[${optionIndex}].credit`, 'the correct option always earns 1; give credit only to a second-best option');
-        else if (option.credit >= 1) add(`.options[${optionIndex}].credit`, `must be below the correct option's 1, found ${option.credit}`);
+        if (optionIndex === step.correct_option)
+          add(
+            `.options[${optionIndex}].credit`,
+            'the correct option always earns 1; give credit only to a second-best option',
+          );
+        else if (option.credit >= 1)
+          add(`.options[${optionIndex}].credit`, `must be below the correct option's 1, found ${option.credit}`);
       });
       break;
     }
@@ -540,19 +570,28 @@ function checkStepKeys(step: ScenarioStep, stepIndex: number): ScenarioProblem[]
       const artifacts = step.artifacts ?? [];
       const graded = artifacts[step.artifact];
       if (!graded) add('.artifact', `${step.artifact} is out of range (${artifacts.length} artifacts)`);
-      else if (graded.admiralty !== undefined) add(`.artifacts[${step.artifact}].admiralty`, 'the graded artifact cannot show its grade: that gives the answer away');
+      else if (graded.admiralty !== undefined)
+        add(
+          `.artifacts[${step.artifact}].admiralty`,
+          'the graded artifact cannot show its grade: that gives the answer away',
+        );
       break;
     }
     case 'ach':
       step.evidence.forEach((row, rowIndex) => {
         if (row.marks.length !== step.hypotheses.length) {
-          add(`.evidence[${rowIndex}].marks`, `needs one mark per hypothesis (${step.hypotheses.length}), found ${row.marks.length}`);
+          add(
+            `.evidence[${rowIndex}].marks`,
+            `needs one mark per hypothesis (${step.hypotheses.length}), found ${row.marks.length}`,
+          );
         }
       });
-      if (step.best >= step.hypotheses.length) add('.best', `${step.best} is out of range (${step.hypotheses.length} hypotheses)`);
+      if (step.best >= step.hypotheses.length)
+        add('.best', `${step.best} is out of range (${step.hypotheses.length} hypotheses)`);
       break;
     case 'write':
-      if (step.checks?.must_mention?.length === 0) add('.checks.must_mention', 'is empty; list what must be mentioned or leave it out');
+      if (step.checks?.must_mention?.length === 0)
+        add('.checks.must_mention', 'is empty; list what must be mentioned or leave it out');
       break;
     case 'rank':
     case 'extract':
@@ -613,7 +652,10 @@ function checkLongestOption(steps: readonly ScenarioStep[]): ScenarioProblem[] {
 }
 
 /** The correct option is longer than every other option of the step. */
-export function correctIsStrictlyLongest(step: { options: ReadonlyArray<{ text: string }>; correct_option: number }): boolean {
+export function correctIsStrictlyLongest(step: {
+  options: ReadonlyArray<{ text: string }>;
+  correct_option: number;
+}): boolean {
   const correct = step.options[step.correct_option]?.text.length ?? 0;
   return step.options.every((option, index) => index === step.correct_option || option.text.length < correct);
 }
@@ -712,7 +754,12 @@ export function bestPath(steps: readonly ScenarioStep[]): BestPath {
   return summarise(steps, visited, false);
 }
 
-function summarise(steps: readonly ScenarioStep[], visited: readonly BestStep[], finishes: boolean, loopsBackTo: string | null = null): BestPath {
+function summarise(
+  steps: readonly ScenarioStep[],
+  visited: readonly BestStep[],
+  finishes: boolean,
+  loopsBackTo: string | null = null,
+): BestPath {
   const scored = visited.filter((step) => step.scored);
   return {
     stepIds: visited.map((step) => steps[step.stepIndex]?.id ?? ''),
@@ -739,7 +786,12 @@ function checkBestPath(steps: readonly ScenarioStep[]): ScenarioProblem[] {
     ];
   }
   if (path.scoredSteps === 0) {
-    return [{ path: 'steps', message: 'the best path has no scored step (every step on it says `scored: false`), so a run cannot be scored' }];
+    return [
+      {
+        path: 'steps',
+        message: 'the best path has no scored step (every step on it says `scored: false`), so a run cannot be scored',
+      },
+    ];
   }
   const percent = path.creditThousandths / (10 * path.scoredSteps);
   if (Math.round(percent) >= PASS_THRESHOLD_PERCENT) return [];

@@ -33,7 +33,13 @@ export function everyKindScenario(): Record<string, unknown> & { steps: Array<Re
         description: 'Pick all that apply.',
         options: [{ text: 'A', correct: true }, 'B', { text: 'C', correct: true }],
       },
-      { id: 'order', kind: 'rank', title: 'Rank', description: 'Most urgent first.', options: ['First', 'Second', 'Third'] },
+      {
+        id: 'order',
+        kind: 'rank',
+        title: 'Rank',
+        description: 'Most urgent first.',
+        options: ['First', 'Second', 'Third'],
+      },
       {
         id: 'guess',
         kind: 'estimate',

@@ -42,13 +42,20 @@ interface LibraryFile {
 }
 
 function loadLibrary(): LibraryFile[] {
-  const names = readdirSync(BUILTIN_SCENARIOS_DIR).filter((name) => /\.(ya?ml|json)$/i.test(name)).sort();
+  const names = readdirSync(BUILTIN_SCENARIOS_DIR)
+    .filter((name) => /\.(ya?ml|json)$/i.test(name))
+    .sort();
   return names.map((file) => {
     const text = readFileSync(path.join(BUILTIN_SCENARIOS_DIR, file), 'utf8');
     const checked = checkScenarioText(text);
     if (!checked.ok) throw new Error(`${file} fails the checker:\n${checked.problems.map(formatProblem).join('\n')}`);
     const builtin = checkScenarioText(text, { origin: 'builtin' });
-    return { file, text, scenario: checked.scenario, builtinProblems: builtin.ok ? [] : builtin.problems.map(formatProblem) };
+    return {
+      file,
+      text,
+      scenario: checked.scenario,
+      builtinProblems: builtin.ok ? [] : builtin.problems.map(formatProblem),
+    };
   });
 }
 
@@ -104,10 +111,13 @@ type LengthPreference = 'longest' | 'shortest';
 const byLength = (texts: readonly string[], preference: LengthPreference) =>
   texts
     .map((text, index) => ({ text, index }))
-    .sort((a, b) => (preference === 'longest' ? b.text.length - a.text.length : a.text.length - b.text.length) || a.index - b.index);
+    .sort(
+      (a, b) =>
+        (preference === 'longest' ? b.text.length - a.text.length : a.text.length - b.text.length) || a.index - b.index,
+    );
 
-
-const preferredIndex = (texts: readonly string[], preference: LengthPreference) => byLength(texts, preference)[0]?.index ?? 0;
+const preferredIndex = (texts: readonly string[], preference: LengthPreference) =>
+  byLength(texts, preference)[0]?.index ?? 0;
 
 const writeAutoShare = (step: ScenarioStep & { kind: 'write' }) => step.auto_weight ?? DEFAULT_AUTO_WEIGHT;
 
@@ -120,26 +130,52 @@ function lengthStrategy(preference: LengthPreference): Strategy {
     answer(step) {
       switch (step.kind) {
         case 'choice': {
-          const index = preferredIndex(step.options.map((option) => option.text), preference);
+          const index = preferredIndex(
+            step.options.map((option) => option.text),
+            preference,
+          );
           return { credit: choiceCredit(step, index), outcome: index };
         }
         case 'multi': {
-          const index = preferredIndex(step.options.map((option) => option.text), preference);
-          return credited(multiCredit(step.options.map((option) => option.correct === true), [index]).credit);
+          const index = preferredIndex(
+            step.options.map((option) => option.text),
+            preference,
+          );
+          return credited(
+            multiCredit(
+              step.options.map((option) => option.correct === true),
+              [index],
+            ).credit,
+          );
         }
         case 'rank':
-          return credited(rankCredit(byLength(step.options.map((option) => option.text), preference).map(({ index }) => index)).credit);
+          return credited(
+            rankCredit(
+              byLength(
+                step.options.map((option) => option.text),
+                preference,
+              ).map(({ index }) => index),
+            ).credit,
+          );
         case 'estimate':
           return credited(estimateCredit('roughly-even-chance', step.accept));
         case 'grade-source':
           return credited(gradeSourceCredit({ reliability: 'C', credibility: 3 }, step).credit);
         case 'extract':
-          return credited(extractCredit(step.fields, step.fields.map(() => '')));
+          return credited(
+            extractCredit(
+              step.fields,
+              step.fields.map(() => ''),
+            ),
+          );
         case 'ach':
           return credited(
             achCredit(
               { marks: step.evidence.map((row) => row.marks), best: step.best },
-              { marks: step.evidence.map((row) => row.marks.map((): AchMark => 'C')), best: preferredIndex(step.hypotheses, preference) },
+              {
+                marks: step.evidence.map((row) => row.marks.map((): AchMark => 'C')),
+                best: preferredIndex(step.hypotheses, preference),
+              },
             ).credit,
           );
         case 'write':
@@ -147,7 +183,14 @@ function lengthStrategy(preference: LengthPreference): Strategy {
       }
     },
     retry(step, untried) {
-      return byLength(step.options.map((option) => option.text), preference).find(({ index }) => untried.includes(index))?.index ?? untried[0] ?? 0;
+      return (
+        byLength(
+          step.options.map((option) => option.text),
+          preference,
+        ).find(({ index }) => untried.includes(index))?.index ??
+        untried[0] ??
+        0
+      );
     },
   };
 }
@@ -155,7 +198,7 @@ function lengthStrategy(preference: LengthPreference): Strategy {
 const longestStrategy = lengthStrategy('longest');
 const shortestStrategy = lengthStrategy('shortest');
 
-const pickOne = <T,>(items: readonly T[], chance: Chance): T => items[chance.index(items.length)] as T;
+const pickOne = <T>(items: readonly T[], chance: Chance): T => items[chance.index(items.length)] as T;
 
 /** A guesser: uniform over the options, terms, grades and marks; every automatic write check passed. */
 const randomStrategy: Strategy = {
@@ -167,7 +210,12 @@ const randomStrategy: Strategy = {
       }
       case 'multi': {
         const selected = step.options.map((_option, index) => index).filter(() => chance.index(2) === 0);
-        return credited(multiCredit(step.options.map((option) => option.correct === true), selected).credit);
+        return credited(
+          multiCredit(
+            step.options.map((option) => option.correct === true),
+            selected,
+          ).credit,
+        );
       }
       case 'rank':
         return credited(rankCredit(chance.order(step.options.length)).credit);
@@ -175,7 +223,10 @@ const randomStrategy: Strategy = {
         return credited(estimateCredit(pickOne(ESTIMATE_TERMS, chance), step.accept));
       case 'grade-source':
         return credited(
-          gradeSourceCredit({ reliability: pickOne(RELIABILITY_GRADES, chance), credibility: 1 + chance.index(6) }, step).credit,
+          gradeSourceCredit(
+            { reliability: pickOne(RELIABILITY_GRADES, chance), credibility: 1 + chance.index(6) },
+            step,
+          ).credit,
         );
       case 'extract':
         return credited(0);
@@ -261,7 +312,8 @@ const REAL_SERVICES_ALLOWED = [
   'ncsc.gov.uk',
 ] as const;
 
-const RESERVED_DOMAIN = /(^|\.)(example|test|invalid|localhost|local|internal|lan|corp|home\.arpa)$|(^|\.)example\.(com|net|org)$/;
+const RESERVED_DOMAIN =
+  /(^|\.)(example|test|invalid|localhost|local|internal|lan|corp|home\.arpa)$|(^|\.)example\.(com|net|org)$/;
 
 // Top-level domains a real host name would end with; file names (.exe, .dll, .ps1, .txt...) do not match.
 const DOMAIN_IN_TEXT =
@@ -335,68 +387,76 @@ describe('the built-in library', () => {
     expect(library.length).toBeGreaterThan(0);
   });
 
-  describe.each(library.map((entry) => [entry.scenario.id ?? entry.file, entry] as const))('%s', (_id, { scenario, text, builtinProblems }) => {
-    it('passes the checker as a built-in scenario', () => {
-      expect(builtinProblems).toEqual([]);
-    });
+  describe.each(library.map((entry) => [entry.scenario.id ?? entry.file, entry] as const))(
+    '%s',
+    (_id, { scenario, text, builtinProblems }) => {
+      it('passes the checker as a built-in scenario', () => {
+        expect(builtinProblems).toEqual([]);
+      });
 
-    it('has 8 to 18 steps (the tutorial 3 or 4, at difficulty 1)', () => {
-      if (scenario.id === TUTORIAL_ID) {
-        expect(scenario.steps.length).toBeGreaterThanOrEqual(3);
-        expect(scenario.steps.length).toBeLessThanOrEqual(4);
-        expect(scenario.difficulty).toBe(1);
-        return;
-      }
-      expect(scenario.steps.length).toBeGreaterThanOrEqual(8);
-      expect(scenario.steps.length).toBeLessThanOrEqual(18);
-    });
+      it('has 8 to 18 steps (the tutorial 3 or 4, at difficulty 1)', () => {
+        if (scenario.id === TUTORIAL_ID) {
+          expect(scenario.steps.length).toBeGreaterThanOrEqual(3);
+          expect(scenario.steps.length).toBeLessThanOrEqual(4);
+          expect(scenario.difficulty).toBe(1);
+          return;
+        }
+        expect(scenario.steps.length).toBeGreaterThanOrEqual(8);
+        expect(scenario.steps.length).toBeLessThanOrEqual(18);
+      });
 
-    it('cites its public sources over https', () => {
-      expect(scenario.sources?.length ?? 0).toBeGreaterThan(0);
-      for (const source of scenario.sources ?? []) expect(source.url).toMatch(/^https:\/\//);
-    });
+      it('cites its public sources over https', () => {
+        expect(scenario.sources?.length ?? 0).toBeGreaterThan(0);
+        for (const source of scenario.sources ?? []) expect(source.url).toMatch(/^https:\/\//);
+      });
 
-    it('trains analyst skills in at least half of its scored steps', () => {
-      const scored = scenario.steps.filter((step) => step.scored !== false);
-      const analyst = scored.filter((step) => stepSkill(step) !== 'response');
-      expect(analyst.length * 2).toBeGreaterThanOrEqual(scored.length);
-    });
+      it('trains analyst skills in at least half of its scored steps', () => {
+        const scored = scenario.steps.filter((step) => step.scored !== false);
+        const analyst = scored.filter((step) => stepSkill(step) !== 'response');
+        expect(analyst.length * 2).toBeGreaterThanOrEqual(scored.length);
+      });
 
-    it('does not make the right option the longest in more than 40 % of its choice steps', () => {
-      const choices = choiceSteps(scenario);
-      const longest = choices.filter((step) => correctIsStrictlyLongest(step)).map((step) => step.id);
-      expect(longest.length, `longest right option in: ${longest.join(', ')}`).toBeLessThanOrEqual(FILE_LONGEST_SHARE * choices.length);
-    });
+      it('does not make the right option the longest in more than 40 % of its choice steps', () => {
+        const choices = choiceSteps(scenario);
+        const longest = choices.filter((step) => correctIsStrictlyLongest(step)).map((step) => step.id);
+        expect(longest.length, `longest right option in: ${longest.join(', ')}`).toBeLessThanOrEqual(
+          FILE_LONGEST_SHARE * choices.length,
+        );
+      });
 
-    it('fails a trainee who always picks the longest option', () => {
-      expect(play(scenario, longestStrategy)).toBeLessThan(PASS_PERCENT);
-    });
+      it('fails a trainee who always picks the longest option', () => {
+        expect(play(scenario, longestStrategy)).toBeLessThan(PASS_PERCENT);
+      });
 
-    it('fails a trainee who always picks the shortest option', () => {
-      expect(play(scenario, shortestStrategy)).toBeLessThan(PASS_PERCENT);
-    });
+      it('fails a trainee who always picks the shortest option', () => {
+        expect(play(scenario, shortestStrategy)).toBeLessThan(PASS_PERCENT);
+      });
 
-    it('fails a trainee who guesses', () => {
-      expect(meanRandomPercent(scenario)).toBeLessThan(PASS_PERCENT);
-    });
+      it('fails a trainee who guesses', () => {
+        expect(meanRandomPercent(scenario)).toBeLessThan(PASS_PERCENT);
+      });
 
-    it('gives model answers that pass their own automatic checks', () => {
-      const failing = scenario.steps.flatMap((step) =>
-        step.kind === 'write'
-          ? writeChecks(step, step.model_answer)
-              .filter((check) => !check.passed)
-              .map((check) => `${step.id}: ${check.reason ?? check.check}`)
-          : [],
-      );
-      expect(failing).toEqual([]);
-    });
+      it('gives model answers that pass their own automatic checks', () => {
+        const failing = scenario.steps.flatMap((step) =>
+          step.kind === 'write'
+            ? writeChecks(step, step.model_answer)
+                .filter((check) => !check.passed)
+                .map((check) => `${step.id}: ${check.reason ?? check.check}`)
+            : [],
+        );
+        expect(failing).toEqual([]);
+      });
 
-    it('shows only reserved or allowed indicators in its artifacts', () => {
-      const steps = scenario.steps.map((step) => ({ id: step.id, found: unreservedIndicators(artifactTexts(step).join('\n')) }));
-      expect(steps.filter((step) => step.found.length > 0)).toEqual([]);
-      expect(text.length).toBeGreaterThan(0);
-    });
-  });
+      it('shows only reserved or allowed indicators in its artifacts', () => {
+        const steps = scenario.steps.map((step) => ({
+          id: step.id,
+          found: unreservedIndicators(artifactTexts(step).join('\n')),
+        }));
+        expect(steps.filter((step) => step.found.length > 0)).toEqual([]);
+        expect(text.length).toBeGreaterThan(0);
+      });
+    },
+  );
 
   it('makes the right option the strictly longest in at most 35 % of all choice steps', () => {
     const choices = library.flatMap(({ scenario }) => choiceSteps(scenario));
@@ -420,14 +480,20 @@ describe('the built-in library', () => {
   });
 
   it('uses at least four TLP 2.0 labels', () => {
-    const labels = new Set(library.flatMap(({ scenario }) => scenario.steps.flatMap((step) => (step.artifacts ?? []).flatMap((artifact) => artifact.tlp ?? []))));
+    const labels = new Set(
+      library.flatMap(({ scenario }) =>
+        scenario.steps.flatMap((step) => (step.artifacts ?? []).flatMap((artifact) => artifact.tlp ?? [])),
+      ),
+    );
     expect(labels.size).toBeGreaterThanOrEqual(4);
   });
 
   it('varies the defensible likelihood instead of always rewarding the hedged middle', () => {
     const estimates = library.flatMap(({ scenario }) => scenario.steps.filter((step) => step.kind === 'estimate'));
     const middle = estimates.filter((step) => step.accept.includes('roughly-even-chance'));
-    const firm = estimates.filter((step) => step.accept.some((term) => term !== 'roughly-even-chance' && term !== 'likely' && term !== 'unlikely'));
+    const firm = estimates.filter((step) =>
+      step.accept.some((term) => term !== 'roughly-even-chance' && term !== 'likely' && term !== 'unlikely'),
+    );
     expect(middle.length * 2).toBeLessThanOrEqual(estimates.length);
     expect(firm.length).toBeGreaterThan(0);
   });
@@ -439,8 +505,14 @@ describe('the built-in library', () => {
 
 describe('the indicator check', () => {
   it('flags real infrastructure and lets reserved names, addresses and file names pass', () => {
-    expect(unreservedIndicators('GET http://cdn-update.example/a.bin from 203.0.113.7 and 10.1.2.3; C:\\x\\adobelib.dll')).toEqual([]);
-    expect(unreservedIndicators('beacon to evil-cdn.com at 8.8.8.8 and 2606:4700::1111')).toEqual(['evil-cdn.com', '8.8.8.8', '2606:4700::1111']);
+    expect(
+      unreservedIndicators('GET http://cdn-update.example/a.bin from 203.0.113.7 and 10.1.2.3; C:\\x\\adobelib.dll'),
+    ).toEqual([]);
+    expect(unreservedIndicators('beacon to evil-cdn.com at 8.8.8.8 and 2606:4700::1111')).toEqual([
+      'evil-cdn.com',
+      '8.8.8.8',
+      '2606:4700::1111',
+    ]);
     expect(unreservedIndicators('hxxps://mly-prod.snowflakecomputing[.]com 2001:db8::5 10:02:11')).toEqual([]);
   });
 
@@ -459,7 +531,14 @@ describe('the indicator check', () => {
           options: [{ text: 'the longest option, a Retry', next_step: null }, { text: 'right' }],
           correct_option: 1,
         },
-        { kind: 'choice' as const, id: 'b', title: 'b', description: 'b', options: [{ text: 'right and long' }, { text: 'no' }], correct_option: 0 },
+        {
+          kind: 'choice' as const,
+          id: 'b',
+          title: 'b',
+          description: 'b',
+          options: [{ text: 'right and long' }, { text: 'no' }],
+          correct_option: 0,
+        },
       ],
     } satisfies ScenarioDefinition;
     expect(play(scenario, longestStrategy)).toBe(50);

@@ -1,11 +1,5 @@
 import * as z from 'zod';
-import {
-  ACH_MARKS,
-  ESTIMATE_TERMS,
-  EXTRACT_FIELD_TYPES,
-  RELIABILITY_GRADES,
-  SKILLS,
-} from './step-kinds';
+import { ACH_MARKS, ESTIMATE_TERMS, EXTRACT_FIELD_TYPES, RELIABILITY_GRADES, SKILLS } from './step-kinds';
 
 /** The types the product draws in their own colour; any other short text is allowed and drawn grey. */
 export const SCENARIO_TYPES = [
@@ -77,7 +71,10 @@ export const ScenarioArtifactSchema = z.strictObject({
   /** The TLP 2.0 label the artifact was shared under, drawn as the standard banner. */
   tlp: z.enum(TLP_LABELS).optional(),
   /** The Admiralty grade the artifact came with (such as `B2`), drawn as a badge. */
-  admiralty: z.string().regex(ADMIRALTY_PATTERN, { error: 'must be a reliability A-F then a credibility 1-6, such as B2' }).optional(),
+  admiralty: z
+    .string()
+    .regex(ADMIRALTY_PATTERN, { error: 'must be a reliability A-F then a credibility 1-6, such as B2' })
+    .optional(),
 });
 
 const OptionTextSchema = line(500);

@@ -34,7 +34,8 @@ export function resolveNextStep(steps: readonly FlowStep[], stepId: string, outc
   const stepIndex = steps.findIndex((step) => step.id === stepId);
   const step = steps[stepIndex];
   if (!step) throw new RangeError(`No step with id "${stepId}"`);
-  const exists = (id: string | null | undefined): id is string => typeof id === 'string' && steps.some((candidate) => candidate.id === id);
+  const exists = (id: string | null | undefined): id is string =>
+    typeof id === 'string' && steps.some((candidate) => candidate.id === id);
 
   let target: string | null | undefined;
   if (isChoice(step)) {
@@ -45,7 +46,8 @@ export function resolveNextStep(steps: readonly FlowStep[], stepId: string, outc
     target = option.next_step;
   } else {
     const credit = typeof outcome === 'object' && 'credit' in outcome ? outcome.credit : 1;
-    target = step.below && credit < step.below.credit && exists(step.below.next_step) ? step.below.next_step : step.next_step;
+    target =
+      step.below && credit < step.below.credit && exists(step.below.next_step) ? step.below.next_step : step.next_step;
   }
   if (exists(target)) return { kind: 'step', stepId: target };
   const following = steps[stepIndex + 1];

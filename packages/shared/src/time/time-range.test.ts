@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { inclusiveDayRange, isTimeZone, localDayStart, startOfLocalDay, startOfLocalWeek, zoneOffsetMinutes } from './time-range';
+import {
+  inclusiveDayRange,
+  isTimeZone,
+  localDayStart,
+  startOfLocalDay,
+  startOfLocalWeek,
+  zoneOffsetMinutes,
+} from './time-range';
 
 describe("day and week boundaries in the caller's time zone", () => {
   it('knows IANA time zones and refuses anything else', () => {
@@ -48,8 +55,12 @@ describe("day and week boundaries in the caller's time zone", () => {
     expect(startOfLocalWeek(new Date('2026-03-08T12:00:00.000Z')).toISOString()).toBe('2026-03-02T00:00:00.000Z'); // Sunday
     expect(startOfLocalWeek(new Date('2026-03-09T00:00:00.000Z')).toISOString()).toBe('2026-03-09T00:00:00.000Z'); // Monday
     // Sunday 23:30 UTC is Monday 00:30 in Paris: a new week there.
-    expect(startOfLocalWeek(new Date('2026-03-08T23:30:00.000Z'), 'Europe/Paris').toISOString()).toBe('2026-03-08T23:00:00.000Z');
+    expect(startOfLocalWeek(new Date('2026-03-08T23:30:00.000Z'), 'Europe/Paris').toISOString()).toBe(
+      '2026-03-08T23:00:00.000Z',
+    );
     // The week that changes the clocks: Monday 30 March 2026 starts at 22:00 UTC the day before (UTC+2).
-    expect(startOfLocalWeek(new Date('2026-04-01T12:00:00.000Z'), 'Europe/Paris').toISOString()).toBe('2026-03-29T22:00:00.000Z');
+    expect(startOfLocalWeek(new Date('2026-04-01T12:00:00.000Z'), 'Europe/Paris').toISOString()).toBe(
+      '2026-03-29T22:00:00.000Z',
+    );
   });
 });

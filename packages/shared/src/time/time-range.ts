@@ -42,7 +42,14 @@ function wallClock(instant: Date, timeZone: string) {
   for (const part of formatterFor(timeZone).formatToParts(instant)) {
     if (part.type !== 'literal') parts[part.type] = Number(part.value);
   }
-  return { year: parts.year!, month: parts.month!, day: parts.day!, hour: parts.hour!, minute: parts.minute!, second: parts.second! };
+  return {
+    year: parts.year!,
+    month: parts.month!,
+    day: parts.day!,
+    hour: parts.hour!,
+    minute: parts.minute!,
+    second: parts.second!,
+  };
 }
 
 /** Minutes `timeZone` is ahead of UTC at `instant` (Europe/Paris: 60 in winter, 120 in summer). */
@@ -81,7 +88,14 @@ export function inclusiveDayRange(
   return {
     ...(start ? { fromIso: start.toISOString() } : {}),
     ...(end
-      ? { toIsoExclusive: midnight(end.getUTCFullYear(), end.getUTCMonth() + 1, end.getUTCDate(), timeZone).toISOString() }
+      ? {
+          toIsoExclusive: midnight(
+            end.getUTCFullYear(),
+            end.getUTCMonth() + 1,
+            end.getUTCDate(),
+            timeZone,
+          ).toISOString(),
+        }
       : {}),
   };
 }

@@ -6,7 +6,11 @@ import type { Kysely } from 'kysely';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('login_events_role_at_idx').on('login_events').columns(['role', 'at']).execute();
-  await db.schema.createIndex('notifications_unread_idx').on('notifications').columns(['recipient_id', 'read_at']).execute();
+  await db.schema
+    .createIndex('notifications_unread_idx')
+    .on('notifications')
+    .columns(['recipient_id', 'read_at'])
+    .execute();
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

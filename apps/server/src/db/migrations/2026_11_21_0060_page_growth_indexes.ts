@@ -12,11 +12,17 @@ const AUDIT_SORT_COLUMNS = ['actor', 'action', 'details', 'screen'] as const;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
-  await db.schema.createIndex('runs_user_scenario_idx').on('runs').columns(['user_id', 'scenario_id', 'status']).execute();
+  await db.schema
+    .createIndex('runs_user_scenario_idx')
+    .on('runs')
+    .columns(['user_id', 'scenario_id', 'status'])
+    .execute();
   await db.schema.createIndex('runs_user_started_id_idx').on('runs').columns(['user_id', 'started_at', 'id']).execute();
   await db.schema.dropIndex('runs_user_started_idx').execute();
   for (const column of AUDIT_SORT_COLUMNS) {
-    await sql`create index ${sql.raw(`audit_log_${column}_sort_idx`)} on audit_log ((lower(coalesce(${sql.raw(column)}, ''))), at, id)`.execute(db);
+    await sql`create index ${sql.raw(`audit_log_${column}_sort_idx`)} on audit_log ((lower(coalesce(${sql.raw(column)}, ''))), at, id)`.execute(
+      db,
+    );
   }
 }
 

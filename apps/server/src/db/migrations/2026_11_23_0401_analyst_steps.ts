@@ -21,18 +21,39 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('runs_score_key_idx').execute();
   await db.schema.dropIndex('runs_result_key_idx').execute();
 
-  await db.schema.alterTable('runs').addColumn('score_thousandths', 'integer', (col) => col.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('runs')
+    .addColumn('score_thousandths', 'integer', (col) => col.notNull().defaultTo(0))
+    .execute();
   // What the percent divides by, in steps.
-  await db.schema.alterTable('runs').addColumn('percent_base', 'integer', (col) => col.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('runs')
+    .addColumn('percent_base', 'integer', (col) => col.notNull().defaultTo(0))
+    .execute();
   // Scored step visits answered.
-  await db.schema.alterTable('runs').addColumn('played_steps', 'integer', (col) => col.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('runs')
+    .addColumn('played_steps', 'integer', (col) => col.notNull().defaultTo(0))
+    .execute();
   // Scored steps on the scenario's best path when the run started.
-  await db.schema.alterTable('runs').addColumn('best_path_steps', 'integer', (col) => col.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('runs')
+    .addColumn('best_path_steps', 'integer', (col) => col.notNull().defaultTo(0))
+    .execute();
   // Written answers waiting for an instructor.
-  await db.schema.alterTable('runs').addColumn('pending_reviews', 'integer', (col) => col.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('runs')
+    .addColumn('pending_reviews', 'integer', (col) => col.notNull().defaultTo(0))
+    .execute();
   // The current visit: its hint was opened (0/1), its first submission was made (0/1).
-  await db.schema.alterTable('runs').addColumn('hint_opened', 'integer', (col) => col.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable('runs').addColumn('visit_submitted', 'integer', (col) => col.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('runs')
+    .addColumn('hint_opened', 'integer', (col) => col.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable('runs')
+    .addColumn('visit_submitted', 'integer', (col) => col.notNull().defaultTo(0))
+    .execute();
   // The raw credit of the last submission (kinds other than choice branch on it).
   await db.schema.alterTable('runs').addColumn('last_credit_thousandths', 'integer').execute();
 
@@ -50,13 +71,31 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`create index runs_score_key_idx on runs ((${sql.raw(SCORE_KEY)}), started_at, id)`.execute(db);
   await sql`create index runs_result_key_idx on runs ((${sql.raw(RESULT_KEY)}), started_at, id)`.execute(db);
 
-  await db.schema.alterTable('run_decisions').addColumn('kind', 'text', (col) => col.notNull().defaultTo('choice')).execute();
-  await db.schema.alterTable('run_decisions').addColumn('skill', 'text', (col) => col.notNull().defaultTo('response')).execute();
-  await db.schema.alterTable('run_decisions').addColumn('credit_thousandths', 'integer', (col) => col.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('run_decisions')
+    .addColumn('kind', 'text', (col) => col.notNull().defaultTo('choice'))
+    .execute();
+  await db.schema
+    .alterTable('run_decisions')
+    .addColumn('skill', 'text', (col) => col.notNull().defaultTo('response'))
+    .execute();
+  await db.schema
+    .alterTable('run_decisions')
+    .addColumn('credit_thousandths', 'integer', (col) => col.notNull().defaultTo(0))
+    .execute();
   // Before this change every answer counted (a Retry's second answer too), so every old row is a first submission.
-  await db.schema.alterTable('run_decisions').addColumn('first_submission', 'integer', (col) => col.notNull().defaultTo(1)).execute();
-  await db.schema.alterTable('run_decisions').addColumn('scored', 'integer', (col) => col.notNull().defaultTo(1)).execute();
-  await db.schema.alterTable('run_decisions').addColumn('hint_used', 'integer', (col) => col.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('run_decisions')
+    .addColumn('first_submission', 'integer', (col) => col.notNull().defaultTo(1))
+    .execute();
+  await db.schema
+    .alterTable('run_decisions')
+    .addColumn('scored', 'integer', (col) => col.notNull().defaultTo(1))
+    .execute();
+  await db.schema
+    .alterTable('run_decisions')
+    .addColumn('hint_used', 'integer', (col) => col.notNull().defaultTo(0))
+    .execute();
   // The step result as recorded (JSON: the revealed key and per-element feedback); null for old rows.
   await db.schema.alterTable('run_decisions').addColumn('result', 'text').execute();
   await sql`update run_decisions set credit_thousandths = correct * 1000`.execute(db);
@@ -64,7 +103,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('step_reviews')
     .addColumn('id', serialType(db), (col) => col.primaryKey())
-    .addColumn('decision_id', 'integer', (col) => col.notNull().unique().references('run_decisions.id').onDelete('cascade'))
+    .addColumn('decision_id', 'integer', (col) =>
+      col.notNull().unique().references('run_decisions.id').onDelete('cascade'),
+    )
     .addColumn('run_id', 'text', (col) => col.notNull().references('runs.id').onDelete('cascade'))
     .addColumn('user_id', 'text', (col) => col.notNull().references('users.id').onDelete('cascade'))
     .addColumn('scenario_id', 'text', (col) => col.notNull())
@@ -79,9 +120,17 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('submitted_at', 'text', (col) => col.notNull())
     .addColumn('graded_at', 'text')
     .execute();
-  await db.schema.createIndex('step_reviews_status_idx').on('step_reviews').columns(['status', 'submitted_at', 'id']).execute();
+  await db.schema
+    .createIndex('step_reviews_status_idx')
+    .on('step_reviews')
+    .columns(['status', 'submitted_at', 'id'])
+    .execute();
   await db.schema.createIndex('step_reviews_user_idx').on('step_reviews').columns(['user_id', 'status']).execute();
-  await db.schema.createIndex('step_reviews_scenario_idx').on('step_reviews').columns(['scenario_id', 'status']).execute();
+  await db.schema
+    .createIndex('step_reviews_scenario_idx')
+    .on('step_reviews')
+    .columns(['scenario_id', 'status'])
+    .execute();
   await db.schema.createIndex('step_reviews_run_idx').on('step_reviews').column('run_id').execute();
 }
 
@@ -93,12 +142,31 @@ export async function down(db: Kysely<any>): Promise<void> {
   }
   await db.schema.dropIndex('runs_score_key_idx').execute();
   await db.schema.dropIndex('runs_result_key_idx').execute();
-  await db.schema.alterTable('runs').addColumn('score', 'integer', (col) => col.notNull().defaultTo(0)).execute();
-  await db.schema.alterTable('runs').addColumn('technique_counts', 'text', (col) => col.notNull().defaultTo('{}')).execute();
+  await db.schema
+    .alterTable('runs')
+    .addColumn('score', 'integer', (col) => col.notNull().defaultTo(0))
+    .execute();
+  await db.schema
+    .alterTable('runs')
+    .addColumn('technique_counts', 'text', (col) => col.notNull().defaultTo('{}'))
+    .execute();
   await sql`update runs set score = score_thousandths / 1000`.execute(db);
-  for (const column of ['score_thousandths', 'percent_base', 'played_steps', 'best_path_steps', 'pending_reviews', 'hint_opened', 'visit_submitted', 'last_credit_thousandths']) {
+  for (const column of [
+    'score_thousandths',
+    'percent_base',
+    'played_steps',
+    'best_path_steps',
+    'pending_reviews',
+    'hint_opened',
+    'visit_submitted',
+    'last_credit_thousandths',
+  ]) {
     await db.schema.alterTable('runs').dropColumn(column).execute();
   }
-  await sql`create index runs_score_key_idx on runs ((case when step_count > 0 then (score * 100.0) / step_count else -1 end), started_at, id)`.execute(db);
-  await sql`create index runs_result_key_idx on runs ((case when status = 'completed' and step_count > 0 then case when 200 * score >= 139 * step_count then 2 else 1 end else 0 end), started_at, id)`.execute(db);
+  await sql`create index runs_score_key_idx on runs ((case when step_count > 0 then (score * 100.0) / step_count else -1 end), started_at, id)`.execute(
+    db,
+  );
+  await sql`create index runs_result_key_idx on runs ((case when status = 'completed' and step_count > 0 then case when 200 * score >= 139 * step_count then 2 else 1 end else 0 end), started_at, id)`.execute(
+    db,
+  );
 }

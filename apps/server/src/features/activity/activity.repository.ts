@@ -72,7 +72,10 @@ const WALK_COST = 2;
 
 type PageOptions = { sort: LoginActivitySortColumn; dir: SortDirection; page: number; pageSize: number };
 
-function ordered<QB extends SelectQueryBuilder<Database, 'login_events', LoginEventRow>>(query: QB, options: PageOptions) {
+function ordered<QB extends SelectQueryBuilder<Database, 'login_events', LoginEventRow>>(
+  query: QB,
+  options: PageOptions,
+) {
   const { sort, dir, page, pageSize } = options;
   const sorted = sort === 'timestamp' ? query : query.orderBy(SORT_COLUMN[sort], dir);
   return sorted
@@ -124,7 +127,11 @@ export async function loginEventCounts(
   const row = await db
     .selectNoFrom((eb) => [
       eb.selectFrom('login_events').select(eb.fn.countAll<number>().as('c')).as('total'),
-      eb.selectFrom('login_events').select(eb.fn.countAll<number>().as('c')).where('event', '=', 'failed_login').as('failed'),
+      eb
+        .selectFrom('login_events')
+        .select(eb.fn.countAll<number>().as('c'))
+        .where('event', '=', 'failed_login')
+        .as('failed'),
       eb
         .selectFrom('login_events')
         .select(eb.fn.countAll<number>().as('c'))
@@ -151,7 +158,11 @@ export async function loginEventCounts(
  * Every matching event, newest first, in batches: keyset paging on (at, id) keeps each batch an index walk
  * and memory flat, so exporting a million rows costs no more per row than exporting ten.
  */
-export function loginEventBatches(db: DbOrTrx, filters: LoginEventFilters, batchSize = 5000): AsyncGenerator<LoginEventRow[]> {
+export function loginEventBatches(
+  db: DbOrTrx,
+  filters: LoginEventFilters,
+  batchSize = 5000,
+): AsyncGenerator<LoginEventRow[]> {
   return keysetBatches<LoginEventRow>(
     (after, limit) =>
       filteredEvents(db, filters)

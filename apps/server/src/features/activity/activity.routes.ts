@@ -10,7 +10,12 @@ import type { Db } from '../../db/database';
 import { currentUser } from '../../plugins/access';
 import { fileResponse } from '../../plugins/docs';
 import { sendAttachment, SPREADSHEET_MEDIA_TYPES } from '../../plugins/downloads';
-import { exportLoginActivity, LOGIN_ACTIVITY_FILENAMES, loginActivityPage, loginActivityStats } from './activity.service';
+import {
+  exportLoginActivity,
+  LOGIN_ACTIVITY_FILENAMES,
+  loginActivityPage,
+  loginActivityStats,
+} from './activity.service';
 
 /** User Monitoring: the sign-in events the auth routes record, for admins. */
 export const activityRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
@@ -40,7 +45,8 @@ export const activityRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
         tags: ['activity'],
         operationId: 'getSignInStats',
         summary: 'Sign-in counts',
-        description: "Counts for the User Monitoring cards; 'today' is the day in the IANA time zone `tz` (UTC by default).",
+        description:
+          "Counts for the User Monitoring cards; 'today' is the day in the IANA time zone `tz` (UTC by default).",
         querystring: loginActivityStatsQuerySchema,
         response: { 200: loginActivityStatsSchema },
       },

@@ -29,7 +29,10 @@ export function toLoginEventFilters(query: FilterQuery): LoginEventFilters {
   return { search: query.search, event: query.event, fromIso, toIsoExclusive };
 }
 
-export async function loginActivityPage(db: Db, query: z.output<typeof loginActivityQuerySchema>): Promise<LoginActivityPage> {
+export async function loginActivityPage(
+  db: Db,
+  query: z.output<typeof loginActivityQuerySchema>,
+): Promise<LoginActivityPage> {
   const { rows, total } = await listLoginEvents(db, toLoginEventFilters(query), query);
   return {
     items: rows.map((row) => ({ id: row.id, email: row.email, role: row.role, event: row.event, timestamp: row.at })),
@@ -62,7 +65,12 @@ export const LOGIN_ACTIVITY_FILENAMES: Record<SpreadsheetFormat, string> = {
  * user_login_logs.csv or .xlsx of every event matching the filters, newest first, streamed batch by batch so
  * a million rows never sit in memory. Cells go through the shared formula neutraliser. The export is audited.
  */
-export async function exportLoginActivity(db: Db, actor: User, query: FilterQuery, format: SpreadsheetFormat): Promise<Readable> {
+export async function exportLoginActivity(
+  db: Db,
+  actor: User,
+  query: FilterQuery,
+  format: SpreadsheetFormat,
+): Promise<Readable> {
   await recordAuditAlone(db, {
     actor: actor.email,
     action: 'export login activity',

@@ -18,7 +18,9 @@ type Event = 'login' | 'logout' | 'failed_login' | 'password_change';
 const insertEvents = (rows: { email: string; role?: string; event: Event; at: string }[]) =>
   t.db
     .insertInto('login_events')
-    .values(rows.map((row) => ({ email: row.email, role: row.role ?? 'student', event: row.event, ip: null, at: row.at })))
+    .values(
+      rows.map((row) => ({ email: row.email, role: row.role ?? 'student', event: row.event, ip: null, at: row.at })),
+    )
     .execute();
 
 beforeEach(async () => {
@@ -84,7 +86,9 @@ describe('GET /api/logs/login-activity', () => {
     for (let start = 0; start < many.length; start += 500) await insertEvents(many.slice(start, start + 500));
     const newest = await page('search=BULK&page=2');
     expect(newest.total).toBe(2100);
-    expect(newest.items.map((item) => item.email)).toEqual(Array.from({ length: 10 }, (_, index) => `bulk${2089 - index}@example.com`));
+    expect(newest.items.map((item) => item.email)).toEqual(
+      Array.from({ length: 10 }, (_, index) => `bulk${2089 - index}@example.com`),
+    );
     const few = await page('search=bulk209&sort=email&dir=desc');
     // '@' sorts after the digits: bulk209@ comes before bulk2099@ going down.
     expect(few.items.map((item) => item.email)).toEqual([
@@ -92,7 +96,9 @@ describe('GET /api/logs/login-activity', () => {
       ...Array.from({ length: 9 }, (_, index) => `bulk209${9 - index}@example.com`),
     ]);
     expect(few.total).toBe(11);
-    expect((await page('search=bulk209&sort=email&dir=desc&page=2')).items.map((item) => item.email)).toEqual(['bulk2090@example.com']);
+    expect((await page('search=bulk209&sort=email&dir=desc&page=2')).items.map((item) => item.email)).toEqual([
+      'bulk2090@example.com',
+    ]);
     expect((await page('search=bulk&page=500')).items).toEqual([]);
   });
 
@@ -135,7 +141,11 @@ describe('GET /api/logs/login-activity', () => {
 
   it('refuses bad filters and non-admins', async () => {
     for (const query of ['event=hack', 'from=yesterday', 'sort=ip', 'page=0', 'pageSize=1000']) {
-      const response = await t.request({ method: 'GET', url: `/api/logs/login-activity?${query}`, cookie: admin.cookie });
+      const response = await t.request({
+        method: 'GET',
+        url: `/api/logs/login-activity?${query}`,
+        cookie: admin.cookie,
+      });
       expect(response.statusCode, query).toBe(400);
     }
     const student = await t.userWithSession('student');
@@ -165,14 +175,22 @@ describe('GET /api/logs/login-activity/stats', () => {
       { email: 'a@example.com', event: 'login', at: new Date(localStart - 60_000).toISOString() },
       { email: 'a@example.com', event: 'login', at: new Date(localStart + 60_000).toISOString() },
     ]);
-    const behind = await t.request({ method: 'GET', url: '/api/logs/login-activity/stats?tz=America/New_York', cookie: admin.cookie });
+    const behind = await t.request({
+      method: 'GET',
+      url: '/api/logs/login-activity/stats?tz=America/New_York',
+      cookie: admin.cookie,
+    });
     expect(behind.json()).toEqual({ total: 2, failedLogins: 0, loginsToday: 1, logoutsToday: 0 });
   });
 });
 
 describe('GET /api/logs/login-activity.csv', () => {
   const download = async (query = '') => {
-    const response = await t.request({ method: 'GET', url: `/api/logs/login-activity.csv?${query}`, cookie: admin.cookie });
+    const response = await t.request({
+      method: 'GET',
+      url: `/api/logs/login-activity.csv?${query}`,
+      cookie: admin.cookie,
+    });
     expect(response.statusCode).toBe(200);
     return response;
   };
@@ -215,7 +233,9 @@ describe('GET /api/logs/login-activity.csv', () => {
     const parsed = Papa.parse<string[]>((await download('search=nobody')).body, { skipEmptyLines: true });
     expect(parsed.data).toEqual([['Email', 'Role', 'Event', 'Timestamp']]);
     const audit = await t.db.selectFrom('audit_log').selectAll().execute();
-    expect(audit).toMatchObject([{ actor: 'boss@example.com', action: 'export login activity', screen: 'User Monitoring' }]);
+    expect(audit).toMatchObject([
+      { actor: 'boss@example.com', action: 'export login activity', screen: 'User Monitoring' },
+    ]);
   });
 
   it('downloads the same rows as user_login_logs.xlsx, filtered and neutralised alike, and audits it', async () => {
@@ -224,7 +244,11 @@ describe('GET /api/logs/login-activity.csv', () => {
       { email: '=keep(1)@example.com', event: 'failed_login', at: daysAgo(1) },
       { email: 'other@example.com', event: 'login', at: daysAgo(1) },
     ]);
-    const response = await t.request({ method: 'GET', url: '/api/logs/login-activity.xlsx?search=keep', cookie: admin.cookie });
+    const response = await t.request({
+      method: 'GET',
+      url: '/api/logs/login-activity.xlsx?search=keep',
+      cookie: admin.cookie,
+    });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
     expect(response.headers['content-disposition']).toBe('attachment; filename="user_login_logs.xlsx"');
@@ -239,7 +263,9 @@ describe('GET /api/logs/login-activity.csv', () => {
 
   it('walks every row exactly once across batches, even when timestamps tie', async () => {
     const at = daysAgo(1);
-    await insertEvents(Array.from({ length: 11 }, (_, index) => ({ email: `u${index}@example.com`, event: 'login' as const, at })));
+    await insertEvents(
+      Array.from({ length: 11 }, (_, index) => ({ email: `u${index}@example.com`, event: 'login' as const, at })),
+    );
     await insertEvents([{ email: 'late@example.com', event: 'login', at: todayAt(0, 1) }]);
     const seen: string[] = [];
     for await (const batch of loginEventBatches(t.db, {}, 4)) seen.push(...batch.map((row) => row.email));

@@ -57,7 +57,9 @@ export async function listAuditEntries(
       .limit(pageSize)
       .offset((page - 1) * pageSize)
       .execute(),
-    filteredAudit(db, filters).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
+    filteredAudit(db, filters)
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.count) };
 }

@@ -40,7 +40,11 @@ export const auditRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
           'audited). 400 when either is missing or the end comes before the start.',
         querystring: auditExportQuerySchema,
         response: {
-          200: fileResponse({ mediaType: XLSX_MEDIA_TYPE, filename: AUDIT_EXPORT_FILENAME, description: 'The workbook.' }),
+          200: fileResponse({
+            mediaType: XLSX_MEDIA_TYPE,
+            filename: AUDIT_EXPORT_FILENAME,
+            description: 'The workbook.',
+          }),
         },
       },
     },

@@ -43,7 +43,14 @@ type AuditLogQuery = z.output<typeof auditLogQuerySchema>;
 
 function toAuditFilters(query: Omit<AuditLogQuery, 'sort' | 'dir' | 'page' | 'pageSize'>): AuditFilters {
   const { fromIso, toIsoExclusive } = inclusiveDayRange(query.start_date, query.end_date, query.tz);
-  return { actor: query.actor, action: query.action, details: query.details, screen: query.screen, fromIso, toIsoExclusive };
+  return {
+    actor: query.actor,
+    action: query.action,
+    details: query.details,
+    screen: query.screen,
+    fromIso,
+    toIsoExclusive,
+  };
 }
 
 export async function auditLogPage(db: Db, query: AuditLogQuery): Promise<AuditPage> {
@@ -64,7 +71,11 @@ export async function auditLogPage(db: Db, query: AuditLogQuery): Promise<AuditP
 }
 
 /** audit_logs.xlsx of every entry from start_date to end_date, both whole days included; both are required. */
-export async function exportAuditLog(db: Db, actor: User, query: z.output<typeof auditExportQuerySchema>): Promise<Readable> {
+export async function exportAuditLog(
+  db: Db,
+  actor: User,
+  query: z.output<typeof auditExportQuerySchema>,
+): Promise<Readable> {
   const { start_date: start, end_date: end, tz } = query;
   if (!start || !end) throw badRequest(AUDIT_EXPORT_MESSAGES.datesRequired);
   if (end < start) throw badRequest(AUDIT_EXPORT_MESSAGES.endBeforeStart);

@@ -11,10 +11,20 @@ let admin: Awaited<ReturnType<TestApp['userWithSession']>>;
 
 const at = (date: string, time = '12:00:00') => `${date}T${time}.000Z`;
 
-const insertAudit = (rows: { actor: string | null; action: string; details?: string | null; screen?: string | null; at: string }[]) =>
+const insertAudit = (
+  rows: { actor: string | null; action: string; details?: string | null; screen?: string | null; at: string }[],
+) =>
   t.db
     .insertInto('audit_log')
-    .values(rows.map((row) => ({ actor: row.actor, action: row.action, details: row.details ?? null, screen: row.screen ?? null, at: row.at })))
+    .values(
+      rows.map((row) => ({
+        actor: row.actor,
+        action: row.action,
+        details: row.details ?? null,
+        screen: row.screen ?? null,
+        at: row.at,
+      })),
+    )
     .execute();
 
 beforeEach(async () => {
@@ -33,10 +43,28 @@ const actions = (page: AuditPage) => page.items.map((item) => item.action);
 describe('GET /api/audit/logs', () => {
   beforeEach(async () => {
     await insertAudit([
-      { actor: 'Boss@Example.com', action: 'approve user', details: 'Approved a@x.io as student', screen: 'Pending Approvals', at: at('2026-03-01') },
-      { actor: 'other@example.com', action: 'edit user', details: 'role: student → admin', screen: 'Manage Users', at: at('2026-03-02', '00:00:00') },
+      {
+        actor: 'Boss@Example.com',
+        action: 'approve user',
+        details: 'Approved a@x.io as student',
+        screen: 'Pending Approvals',
+        at: at('2026-03-01'),
+      },
+      {
+        actor: 'other@example.com',
+        action: 'edit user',
+        details: 'role: student → admin',
+        screen: 'Manage Users',
+        at: at('2026-03-02', '00:00:00'),
+      },
       { actor: null, action: 'system start', details: null, screen: null, at: at('2026-03-02', '23:59:59') },
-      { actor: 'boss@example.com', action: 'delete scenario', details: 'Deleted 100%_legit', screen: 'Scenario Configurator', at: at('2026-03-03') },
+      {
+        actor: 'boss@example.com',
+        action: 'delete scenario',
+        details: 'Deleted 100%_legit',
+        screen: 'Scenario Configurator',
+        at: at('2026-03-03'),
+      },
     ]);
   });
 
@@ -84,7 +112,11 @@ describe('GET /api/audit/logs', () => {
       'first hour of the 29th in Paris',
     ]);
     for (const tz of ['-60', 'Mars/Olympus_Mons', '']) {
-      const response = await t.request({ method: 'GET', url: `/api/audit/logs?start_date=2026-03-29&tz=${tz}`, cookie: admin.cookie });
+      const response = await t.request({
+        method: 'GET',
+        url: `/api/audit/logs?start_date=2026-03-29&tz=${tz}`,
+        cookie: admin.cookie,
+      });
       expect(response.statusCode, tz).toBe(400);
       expect(response.json().issues, tz).toEqual([expect.objectContaining({ path: 'querystring.tz' })]);
     }
@@ -98,14 +130,30 @@ describe('GET /api/audit/logs', () => {
       'Boss@Example.com',
       null,
     ]);
-    expect(actions(await logs('sort=action&dir=asc'))).toEqual(['approve user', 'delete scenario', 'edit user', 'system start']);
+    expect(actions(await logs('sort=action&dir=asc'))).toEqual([
+      'approve user',
+      'delete scenario',
+      'edit user',
+      'system start',
+    ]);
     expect(actions(await logs('sort=details&dir=desc'))[0]).toBe('edit user');
-    expect(actions(await logs('sort=screen&dir=asc'))).toEqual(['system start', 'edit user', 'approve user', 'delete scenario']);
+    expect(actions(await logs('sort=screen&dir=asc'))).toEqual([
+      'system start',
+      'edit user',
+      'approve user',
+      'delete scenario',
+    ]);
     expect(actions(await logs('sort=timestamp&dir=asc'))[0]).toBe('approve user');
   });
 
   it('pages 10 at a time and reports the total', async () => {
-    await insertAudit(Array.from({ length: 21 }, (_, index) => ({ actor: 'bulk@example.com', action: `bulk ${index}`, at: at('2026-04-01') })));
+    await insertAudit(
+      Array.from({ length: 21 }, (_, index) => ({
+        actor: 'bulk@example.com',
+        action: `bulk ${index}`,
+        at: at('2026-04-01'),
+      })),
+    );
     const third = await logs('actor=bulk&page=3');
     expect(third).toMatchObject({ total: 21, page: 3, pageSize: 10 });
     expect(third.items).toHaveLength(1);
@@ -114,12 +162,16 @@ describe('GET /api/audit/logs', () => {
   it('is for admins only', async () => {
     const student = await t.userWithSession('student');
     expect((await t.request({ method: 'GET', url: '/api/audit/logs', cookie: student.cookie })).statusCode).toBe(403);
-    expect((await t.request({ method: 'GET', url: '/api/audit/export?start_date=2026-01-01&end_date=2026-01-02' })).statusCode).toBe(401);
+    expect(
+      (await t.request({ method: 'GET', url: '/api/audit/export?start_date=2026-01-01&end_date=2026-01-02' }))
+        .statusCode,
+    ).toBe(401);
   });
 });
 
 describe('GET /api/audit/export', () => {
-  const download = (query: string) => t.request({ method: 'GET', url: `/api/audit/export?${query}`, cookie: admin.cookie });
+  const download = (query: string) =>
+    t.request({ method: 'GET', url: `/api/audit/export?${query}`, cookie: admin.cookie });
 
   it('needs both dates, in order', async () => {
     for (const query of ['', 'start_date=2026-03-01', 'end_date=2026-03-01', 'start_date=&end_date=2026-03-01']) {
@@ -136,8 +188,20 @@ describe('GET /api/audit/export', () => {
   it('saves audit_logs.xlsx: a header row, one row per entry in the range, dates as dates, formulas neutralised', async () => {
     await insertAudit([
       { actor: 'before@example.com', action: 'edit user', at: at('2026-02-28', '23:59:59') },
-      { actor: 'boss@example.com', action: 'approve user', details: 'Approved a@x.io', screen: 'Pending Approvals', at: at('2026-03-01', '00:00:00') },
-      { actor: '=cmd|" /C calc"!A0', action: '+edit', details: '@SUM(1+1)', screen: '-Manage', at: at('2026-03-02', '08:30:00') },
+      {
+        actor: 'boss@example.com',
+        action: 'approve user',
+        details: 'Approved a@x.io',
+        screen: 'Pending Approvals',
+        at: at('2026-03-01', '00:00:00'),
+      },
+      {
+        actor: '=cmd|" /C calc"!A0',
+        action: '+edit',
+        details: '@SUM(1+1)',
+        screen: '-Manage',
+        at: at('2026-03-02', '08:30:00'),
+      },
       { actor: null, action: 'system start', at: at('2026-03-02', '23:59:59') },
       { actor: 'after@example.com', action: 'edit user', at: at('2026-03-03', '00:00:00') },
     ]);
@@ -176,7 +240,9 @@ describe('GET /api/audit/export', () => {
     expect(sheet.getCell('E1').value).toBe('Timestamp (Africa/Johannesburg)');
     expect((sheet.getCell('E2').value as Date).toISOString()).toBe('2026-03-02T00:30:00.000Z');
     const audit = await t.db.selectFrom('audit_log').selectAll().where('action', '=', 'export audit log').execute();
-    expect(audit).toMatchObject([{ actor: 'boss@example.com', details: 'Downloaded audit_logs.xlsx for 2026-03-02 to 2026-03-02' }]);
+    expect(audit).toMatchObject([
+      { actor: 'boss@example.com', details: 'Downloaded audit_logs.xlsx for 2026-03-02 to 2026-03-02' },
+    ]);
   });
 });
 
@@ -186,13 +252,19 @@ describe('an export the admin cancels', () => {
       actor: 'bulk@example.com',
       action: 'edit user',
       details: `Entry ${index} with some words to make the file bigger`,
-      at: at('2026-05-01', `${String(Math.floor(index / 3600) % 24).padStart(2, '0')}:${String(Math.floor(index / 60) % 60).padStart(2, '0')}:${String(index % 60).padStart(2, '0')}`),
+      at: at(
+        '2026-05-01',
+        `${String(Math.floor(index / 3600) % 24).padStart(2, '0')}:${String(Math.floor(index / 60) % 60).padStart(2, '0')}:${String(index % 60).padStart(2, '0')}`,
+      ),
     }));
     for (let start = 0; start < rows.length; start += 2000) await insertAudit(rows.slice(start, start + 2000));
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const port = (t.app.server.address() as AddressInfo).port;
     const headers = { cookie: `${SESSION_COOKIE}=${admin.cookie}` };
-    for (const path of ['/api/audit/export?start_date=2026-05-01&end_date=2026-05-01', '/api/logs/login-activity.csv']) {
+    for (const path of [
+      '/api/audit/export?start_date=2026-05-01&end_date=2026-05-01',
+      '/api/logs/login-activity.csv',
+    ]) {
       // A browser cancelling a download: the first bytes arrive, then the connection goes away.
       await new Promise<void>((resolve, reject) => {
         const request = http.get({ host: '127.0.0.1', port, path, headers, agent: false }, (response) => {
@@ -202,13 +274,18 @@ describe('an export the admin cancels', () => {
             resolve();
           });
         });
-        request.on('error', (error) => ((error as NodeJS.ErrnoException).code === 'ECONNRESET' ? resolve() : reject(error)));
+        request.on('error', (error) =>
+          (error as NodeJS.ErrnoException).code === 'ECONNRESET' ? resolve() : reject(error),
+        );
       });
     }
     const health = await t.request({ method: 'GET', url: '/api/health' });
     expect(health.statusCode).toBe(200);
     // The server still closes promptly: nothing is left writing to a cancelled download.
-    const closed = await Promise.race([t.app.close().then(() => 'closed'), new Promise((resolve) => setTimeout(resolve, 5000, 'hung'))]);
+    const closed = await Promise.race([
+      t.app.close().then(() => 'closed'),
+      new Promise((resolve) => setTimeout(resolve, 5000, 'hung')),
+    ]);
     expect(closed).toBe('closed');
   });
 });

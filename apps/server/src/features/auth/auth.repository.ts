@@ -21,7 +21,12 @@ export async function claimSignInAttempt(
     .set((eb) => {
       const lockIsOver = eb.and([eb('locked_until', 'is not', null), eb('locked_until', '<=', now)]);
       return {
-        failed_attempts: eb.case().when(lockIsOver).then(1).else(eb('failed_attempts', '+', 1)).end(),
+        failed_attempts: eb
+          .case()
+          .when(lockIsOver)
+          .then(1)
+          .else(eb('failed_attempts', '+', 1))
+          .end(),
         locked_until: eb
           .case()
           .when(lockIsOver)

@@ -124,7 +124,12 @@ export async function signIn(
   await assertUnderRateLimit(db, LOGIN_FAILURES_PER_ACCOUNT, accountKey);
   const recordFailure = async (role: string) => {
     await incrementRateLimit(db, LOGIN_FAILURES_PER_ACCOUNT, accountKey);
-    await recordLoginEvent(db, { email: role === 'unknown' ? loggableEmail(email) : email, role, event: 'failed_login', ip: client.ip });
+    await recordLoginEvent(db, {
+      email: role === 'unknown' ? loggableEmail(email) : email,
+      role,
+      event: 'failed_login',
+      ip: client.ip,
+    });
   };
 
   const user = await findUserByEmail(db, email);

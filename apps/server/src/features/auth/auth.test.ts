@@ -1,4 +1,9 @@
-import { AUTH_MESSAGES, NEW_PASSWORD_RULE_MESSAGE, PASSWORD_RULE_MESSAGE, PASSWORDS_DO_NOT_MATCH_MESSAGE } from '@tradecraft/shared';
+import {
+  AUTH_MESSAGES,
+  NEW_PASSWORD_RULE_MESSAGE,
+  PASSWORD_RULE_MESSAGE,
+  PASSWORDS_DO_NOT_MATCH_MESSAGE,
+} from '@tradecraft/shared';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, PASSWORD, type TestApp } from '../../../test/helper';
 import { SESSION_COOKIE } from '../../plugins/sessions.repository';
@@ -18,7 +23,11 @@ beforeEach(async () => {
 afterEach(() => t.close());
 
 const lockRow = (id: string) =>
-  t.db.selectFrom('users').select(['failed_attempts', 'disabled', 'locked_until']).where('id', '=', id).executeTakeFirstOrThrow();
+  t.db
+    .selectFrom('users')
+    .select(['failed_attempts', 'disabled', 'locked_until'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
 
 const login = (email: string, password: string, headers?: Record<string, string>) =>
   t.request({ method: 'POST', url: '/api/auth/login', body: { email, password }, ...(headers ? { headers } : {}) });
@@ -28,20 +37,38 @@ describe('registration', () => {
     const response = await t.request({ method: 'POST', url: '/api/auth/register', body: registration });
     expect(response.statusCode).toBe(201);
     expect(response.json().message).toBe(AUTH_MESSAGES.registrationSucceeded);
-    const user = await t.db.selectFrom('users').selectAll().where('email', '=', 'ada.lovelace@example.com').executeTakeFirstOrThrow();
-    expect(user).toMatchObject({ role: 'pending', failed_attempts: 0, disabled: 0, first_name: 'Ada', designation: 'Threat Analyst' });
+    const user = await t.db
+      .selectFrom('users')
+      .selectAll()
+      .where('email', '=', 'ada.lovelace@example.com')
+      .executeTakeFirstOrThrow();
+    expect(user).toMatchObject({
+      role: 'pending',
+      failed_attempts: 0,
+      disabled: 0,
+      first_name: 'Ada',
+      designation: 'Threat Analyst',
+    });
     expect(user.password_hash).toMatch(/^\$argon2id\$/);
   });
 
   it('refuses a password that breaks the rule with the exact message', async () => {
-    const response = await t.request({ method: 'POST', url: '/api/auth/register', body: { ...registration, password: 'weakpass' } });
+    const response = await t.request({
+      method: 'POST',
+      url: '/api/auth/register',
+      body: { ...registration, password: 'weakpass' },
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json().error).toBe(PASSWORD_RULE_MESSAGE);
     expect(await t.db.selectFrom('users').select('id').execute()).toHaveLength(0);
   });
 
   it('refuses missing names and a bad email', async () => {
-    const response = await t.request({ method: 'POST', url: '/api/auth/register', body: { ...registration, firstName: ' ', email: 'nope' } });
+    const response = await t.request({
+      method: 'POST',
+      url: '/api/auth/register',
+      body: { ...registration, firstName: ' ', email: 'nope' },
+    });
     expect(response.statusCode).toBe(400);
     const paths = response.json().issues.map((issue: { path: string }) => issue.path);
     expect(paths).toEqual(expect.arrayContaining(['body.firstName', 'body.email']));
@@ -51,15 +78,27 @@ describe('registration', () => {
     const admin = await t.createUser({ role: 'admin' });
     const owner = await t.createUser({ email: 'ada.lovelace@example.com' });
     const known = await t.request({ method: 'POST', url: '/api/auth/register', body: registration });
-    const fresh = await t.request({ method: 'POST', url: '/api/auth/register', body: { ...registration, email: 'grace@example.com' } });
+    const fresh = await t.request({
+      method: 'POST',
+      url: '/api/auth/register',
+      body: { ...registration, email: 'grace@example.com' },
+    });
     expect(known.statusCode).toBe(fresh.statusCode);
     expect(known.body).toBe(fresh.body);
     expect(known.statusCode).toBe(201);
-    const ownerNotes = await t.db.selectFrom('notifications').selectAll().where('recipient_id', '=', owner.id).execute();
+    const ownerNotes = await t.db
+      .selectFrom('notifications')
+      .selectAll()
+      .where('recipient_id', '=', owner.id)
+      .execute();
     expect(ownerNotes.map((note) => note.kind)).toEqual(['registration-attempt']);
     expect(ownerNotes[0]!.message).toMatch(/tried to register a new account with your email address/);
     // The admins hear of the new registration only; the known account is unchanged.
-    const adminNotes = await t.db.selectFrom('notifications').select('message').where('recipient_id', '=', admin.id).execute();
+    const adminNotes = await t.db
+      .selectFrom('notifications')
+      .select('message')
+      .where('recipient_id', '=', admin.id)
+      .execute();
     expect(adminNotes.map((note) => note.message)).toEqual([expect.stringContaining('grace@example.com')]);
     const row = await t.db.selectFrom('users').selectAll().where('id', '=', owner.id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ role: 'student', first_name: 'Test', password_hash: owner.password_hash });
@@ -124,7 +163,11 @@ describe('sign-in', () => {
     expect(wrong.statusCode).toBe(401);
     expect(unknown.statusCode).toBe(401);
     expect(unknown.json()).toEqual(wrong.json());
-    const event = await t.db.selectFrom('login_events').selectAll().where('email', '=', 'nobody@example.com').executeTakeFirstOrThrow();
+    const event = await t.db
+      .selectFrom('login_events')
+      .selectAll()
+      .where('email', '=', 'nobody@example.com')
+      .executeTakeFirstOrThrow();
     expect(event).toMatchObject({ role: 'unknown', event: 'failed_login' });
   });
 
@@ -156,16 +199,35 @@ describe('sign-in', () => {
     try {
       const user = await short.createUser();
       for (let i = 0; i < 3; i++) {
-        await short.request({ method: 'POST', url: '/api/auth/login', body: { email: user.email, password: 'Wrong!pass1' } });
+        await short.request({
+          method: 'POST',
+          url: '/api/auth/login',
+          body: { email: user.email, password: 'Wrong!pass1' },
+        });
       }
-      const { locked_until } = await short.db.selectFrom('users').select('locked_until').where('id', '=', user.id).executeTakeFirstOrThrow();
+      const { locked_until } = await short.db
+        .selectFrom('users')
+        .select('locked_until')
+        .where('id', '=', user.id)
+        .executeTakeFirstOrThrow();
       expect(Date.parse(locked_until!) - Date.now()).toBeGreaterThan(4 * 60_000);
       expect(Date.parse(locked_until!) - Date.now()).toBeLessThanOrEqual(5 * 60_000);
       // The cooling-off period passes.
-      await short.db.updateTable('users').set({ locked_until: new Date(Date.now() - 1000).toISOString() }).execute();
-      const right = await short.request({ method: 'POST', url: '/api/auth/login', body: { email: user.email, password: PASSWORD } });
+      await short.db
+        .updateTable('users')
+        .set({ locked_until: new Date(Date.now() - 1000).toISOString() })
+        .execute();
+      const right = await short.request({
+        method: 'POST',
+        url: '/api/auth/login',
+        body: { email: user.email, password: PASSWORD },
+      });
       expect(right.statusCode).toBe(200);
-      const row = await short.db.selectFrom('users').select(['failed_attempts', 'locked_until', 'disabled']).where('id', '=', user.id).executeTakeFirstOrThrow();
+      const row = await short.db
+        .selectFrom('users')
+        .select(['failed_attempts', 'locked_until', 'disabled'])
+        .where('id', '=', user.id)
+        .executeTakeFirstOrThrow();
       expect(row).toEqual({ failed_attempts: 0, locked_until: null, disabled: 0 });
     } finally {
       await short.close();
@@ -236,12 +298,19 @@ describe('sign-in', () => {
   it('ends the session the browser held when it signs in again', async () => {
     const user = await t.createUser();
     const first = await t.signIn(user.email);
-    const again = await t.request({ method: 'POST', url: '/api/auth/login', body: { email: user.email, password: PASSWORD }, cookie: first });
+    const again = await t.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      body: { email: user.email, password: PASSWORD },
+      cookie: first,
+    });
     expect(again.statusCode).toBe(200);
     const second = again.cookies.find((c) => c.name === SESSION_COOKIE)!.value;
     expect(second).not.toBe(first);
     expect((await t.request({ method: 'GET', url: '/api/auth/me', cookie: first })).json().user).toBeNull();
-    expect((await t.request({ method: 'GET', url: '/api/auth/me', cookie: second })).json().user.email).toBe(user.email);
+    expect((await t.request({ method: 'GET', url: '/api/auth/me', cookie: second })).json().user.email).toBe(
+      user.email,
+    );
     expect(await t.db.selectFrom('sessions').select('id').execute()).toHaveLength(1);
   });
 
@@ -302,12 +371,20 @@ describe('password change', () => {
 
   it('verifies the current password, applies the rule and the match', async () => {
     const { cookie } = await t.userWithSession('student');
-    const wrong = await change(cookie, { currentPassword: 'Wrong!pass1', newPassword: 'Better!pass2', confirmPassword: 'Better!pass2' });
+    const wrong = await change(cookie, {
+      currentPassword: 'Wrong!pass1',
+      newPassword: 'Better!pass2',
+      confirmPassword: 'Better!pass2',
+    });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().error).toBe('The current password is incorrect.');
     const weak = await change(cookie, { currentPassword: PASSWORD, newPassword: 'weak', confirmPassword: 'weak' });
     expect(weak.json().error).toBe(NEW_PASSWORD_RULE_MESSAGE);
-    const mismatch = await change(cookie, { currentPassword: PASSWORD, newPassword: 'Better!pass2', confirmPassword: 'Better!pass3' });
+    const mismatch = await change(cookie, {
+      currentPassword: PASSWORD,
+      newPassword: 'Better!pass2',
+      confirmPassword: 'Better!pass3',
+    });
     expect(mismatch.json().error).toBe(PASSWORDS_DO_NOT_MATCH_MESSAGE);
   });
 
@@ -315,11 +392,17 @@ describe('password change', () => {
     const user = await t.createUser();
     const here = await t.signIn(user.email);
     const elsewhere = await t.signIn(user.email);
-    const response = await change(here, { currentPassword: PASSWORD, newPassword: 'Better!pass2', confirmPassword: 'Better!pass2' });
+    const response = await change(here, {
+      currentPassword: PASSWORD,
+      newPassword: 'Better!pass2',
+      confirmPassword: 'Better!pass2',
+    });
     expect(response.statusCode).toBe(200);
     const rotated = response.cookies.find((c) => c.name === SESSION_COOKIE)!.value;
     expect(rotated).not.toBe(here);
-    expect((await t.request({ method: 'GET', url: '/api/auth/me', cookie: rotated })).json().user.email).toBe(user.email);
+    expect((await t.request({ method: 'GET', url: '/api/auth/me', cookie: rotated })).json().user.email).toBe(
+      user.email,
+    );
     expect((await t.request({ method: 'GET', url: '/api/auth/me', cookie: here })).json().user).toBeNull();
     expect((await t.request({ method: 'GET', url: '/api/auth/me', cookie: elsewhere })).json().user).toBeNull();
     expect((await login(user.email, 'Better!pass2')).statusCode).toBe(200);

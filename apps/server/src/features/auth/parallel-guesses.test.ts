@@ -20,7 +20,8 @@ it('checks at most three passwords of 30 parallel wrong guesses and refuses the 
   const user = await t.createUser();
   const verify = vi.mocked(passwords.verifyPassword);
   verify.mockClear();
-  const login = (password: string) => t.request({ method: 'POST', url: '/api/auth/login', body: { email: user.email, password } });
+  const login = (password: string) =>
+    t.request({ method: 'POST', url: '/api/auth/login', body: { email: user.email, password } });
 
   const guesses = Array.from({ length: 30 }, (_, i) => `Wrong!guess${i}`);
   guesses.splice(17, 0, PASSWORD);
@@ -33,7 +34,11 @@ it('checks at most three passwords of 30 parallel wrong guesses and refuses the 
   expect([AUTH_MESSAGES.disabled, LOGIN_FAILURES_PER_ACCOUNT.message]).toContain(right.json().error);
   expect(responses.some((response) => response.statusCode === 200)).toBe(false);
   expect(await t.db.selectFrom('sessions').select('id').execute()).toHaveLength(0);
-  const row = await t.db.selectFrom('users').select(['disabled', 'locked_until']).where('id', '=', user.id).executeTakeFirstOrThrow();
+  const row = await t.db
+    .selectFrom('users')
+    .select(['disabled', 'locked_until'])
+    .where('id', '=', user.id)
+    .executeTakeFirstOrThrow();
   expect(row.disabled).toBe(0);
   expect(row.locked_until).not.toBeNull();
 });

@@ -1,7 +1,12 @@
 import { nowIso } from '../../clock';
 import type { DbOrTrx } from '../../db/database';
 import { tooManyRequests } from '../../errors';
-import { deleteRateLimitsEndedBy, findLiveRateLimit, upsertRateLimitCounter, type RateLimitCounter } from './rate-limits.repository';
+import {
+  deleteRateLimitsEndedBy,
+  findLiveRateLimit,
+  upsertRateLimitCounter,
+  type RateLimitCounter,
+} from './rate-limits.repository';
 
 export interface RateLimit {
   /** What is limited, e.g. 'login-ip'. */

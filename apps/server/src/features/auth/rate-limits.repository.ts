@@ -10,7 +10,12 @@ export interface RateLimitCounter {
  * Counts one more event under `key` and returns the count: a window that has ended by `now` starts again at 1
  * and ends at `windowEndsAt`. One upsert, so two requests at once cannot both read the old count.
  */
-export function upsertRateLimitCounter(db: DbOrTrx, key: string, windowEndsAt: string, now: string): Promise<RateLimitCounter> {
+export function upsertRateLimitCounter(
+  db: DbOrTrx,
+  key: string,
+  windowEndsAt: string,
+  now: string,
+): Promise<RateLimitCounter> {
   return db
     .insertInto('rate_limits')
     .values({ key, count: 1, window_ends_at: windowEndsAt })

@@ -23,7 +23,11 @@ describe('an upload larger than its limit', () => {
     t.app.inject({
       method,
       url,
-      headers: { origin: 'http://localhost:8080', cookie: `tc_session=${cookie}`, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+      headers: {
+        origin: 'http://localhost:8080',
+        cookie: `tc_session=${cookie}`,
+        'content-type': `multipart/form-data; boundary=${BOUNDARY}`,
+      },
       payload: unterminatedUpload(bytes),
     });
 

@@ -7,7 +7,11 @@ import { closeAfterAnswer } from '../../plugins/lingering-close';
  * toBuffer() only reports the limit once the whole request has arrived (a 1 GB upload is read to its end
  * first); this stops at the limit, and the answer closes the connection so the client stops sending.
  */
-export function readUploadWithinLimit(part: MultipartFile, request: FastifyRequest, reply: FastifyReply): Promise<Buffer | null> {
+export function readUploadWithinLimit(
+  part: MultipartFile,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<Buffer | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     const tooLarge = () => {

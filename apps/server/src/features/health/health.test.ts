@@ -73,14 +73,22 @@ describe('operations', () => {
   it('tags every answer with its own request id, and keeps a proxy id only behind a trusted proxy', async () => {
     const direct = await createTestApp();
     const first = await direct.request({ method: 'GET', url: '/api/health' });
-    const second = await direct.request({ method: 'GET', url: '/api/health', headers: { 'x-request-id': 'forged-by-client-123' } });
+    const second = await direct.request({
+      method: 'GET',
+      url: '/api/health',
+      headers: { 'x-request-id': 'forged-by-client-123' },
+    });
     expect(first.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(second.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
     expect(second.headers['x-request-id']).not.toBe(first.headers['x-request-id']);
     await direct.close();
 
     const proxied = await createTestApp({ TRUST_PROXY: 'true' });
-    const kept = await proxied.request({ method: 'GET', url: '/api/health', headers: { 'x-request-id': 'lb-7f3a9c21' } });
+    const kept = await proxied.request({
+      method: 'GET',
+      url: '/api/health',
+      headers: { 'x-request-id': 'lb-7f3a9c21' },
+    });
     expect(kept.headers['x-request-id']).toBe('lb-7f3a9c21');
     await proxied.close();
   });

@@ -13,7 +13,10 @@ describe('GET /api/meta', () => {
     t = await createTestApp({ REPOSITORY_URL: 'https://git.example.org/range/tradecraft/' });
     const response = await t.request({ method: 'GET', url: '/api/meta' });
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ repositoryUrl: 'https://git.example.org/range/tradecraft', attackVersion: ATTACK_VERSION });
+    expect(response.json()).toEqual({
+      repositoryUrl: 'https://git.example.org/range/tradecraft',
+      attackVersion: ATTACK_VERSION,
+    });
   });
 
   it('defaults to the project repository', async () => {

@@ -9,7 +9,11 @@ export interface NotificationInput {
 }
 
 /** One notification row per recipient, so each reads and clears their own. */
-export async function insertNotifications(db: DbOrTrx, recipientIds: string[], input: NotificationInput): Promise<void> {
+export async function insertNotifications(
+  db: DbOrTrx,
+  recipientIds: string[],
+  input: NotificationInput,
+): Promise<void> {
   if (recipientIds.length === 0) return;
   const createdAt = nowIso();
   await db

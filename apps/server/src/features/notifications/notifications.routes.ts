@@ -80,7 +80,7 @@ export const notificationsRoutes: FastifyPluginAsyncZod<NotificationsRoutesOptio
         operationId: 'streamNotifications',
         summary: 'Stream new notifications',
         description:
-          "Server-Sent Events: `ready` once, then a `notification` event whenever the user gets one (then fetch the " +
+          'Server-Sent Events: `ready` once, then a `notification` event whenever the user gets one (then fetch the ' +
           'list), and a comment line every 25 s. The stream ends when the session does.',
         response: {
           200: {

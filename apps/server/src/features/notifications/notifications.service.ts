@@ -7,7 +7,10 @@ export { insertNotifications, type NotificationInput } from './notifications.rep
 export { notifyRecipients } from './notifications.hub';
 
 export async function notificationsOf(db: Db, userId: string): Promise<NotificationList> {
-  const [rows, unread] = await Promise.all([listNotifications(db, userId, NOTIFICATION_LIST_LIMIT), countUnread(db, userId)]);
+  const [rows, unread] = await Promise.all([
+    listNotifications(db, userId, NOTIFICATION_LIST_LIMIT),
+    countUnread(db, userId),
+  ]);
   return {
     items: rows.map((row) => ({
       id: row.id,

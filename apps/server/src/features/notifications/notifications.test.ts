@@ -55,7 +55,9 @@ describe('GET /api/notifications and POST /api/notifications/read', () => {
     const after = (await t.request({ method: 'GET', url: '/api/notifications', cookie: admin.cookie })).json();
     expect(after.unread).toBe(0);
     expect(after.items.every((item: { read: boolean }) => item.read)).toBe(true);
-    expect((await t.request({ method: 'GET', url: '/api/notifications', cookie: otherAdmin.cookie })).json().unread).toBe(2);
+    expect(
+      (await t.request({ method: 'GET', url: '/api/notifications', cookie: otherAdmin.cookie })).json().unread,
+    ).toBe(2);
   });
 
   it('needs a signed-in user', async () => {
@@ -83,7 +85,9 @@ function eventReader(response: Response) {
         if (left <= 0) throw new Error(`no '${name}' event within ${timeoutMs} ms`);
         const chunk = await Promise.race([
           reader.read(),
-          new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no '${name}' event within ${timeoutMs} ms`)), left)),
+          new Promise<never>((_, reject) =>
+            setTimeout(() => reject(new Error(`no '${name}' event within ${timeoutMs} ms`)), left),
+          ),
         ]);
         if (chunk.done) throw new Error('the stream ended');
         buffer += decoder.decode(chunk.value, { stream: true });
@@ -136,9 +140,9 @@ describe('GET /api/notifications/stream', () => {
 
     // An open stream must not hold the server open.
     const closing = t.app.close();
-    await expect(Promise.race([closing.then(() => 'closed'), new Promise((resolve) => setTimeout(resolve, 3000, 'hung'))])).resolves.toBe(
-      'closed',
-    );
+    await expect(
+      Promise.race([closing.then(() => 'closed'), new Promise((resolve) => setTimeout(resolve, 3000, 'hung'))]),
+    ).resolves.toBe('closed');
     await adminEvents.cancel();
     await studentEvents.cancel();
   });
@@ -182,18 +186,25 @@ describe('closing streams', () => {
     const base = await listen(t.app);
     const leavingStream = await streamOf(t, base, leaving);
     const stayingStream = await streamOf(t, base, staying);
-    expect((await t.request({ method: 'POST', url: '/api/auth/logout', body: {}, cookie: leaving })).statusCode).toBe(200);
+    expect((await t.request({ method: 'POST', url: '/api/auth/logout', body: {}, cookie: leaving })).statusCode).toBe(
+      200,
+    );
     expect(await leavingStream.ended(SOON_MS)).toBe(true);
     expect(await stayingStream.ended(300)).toBe(false);
   });
 
-  it("ends every stream of a user at once when an admin disables them", async () => {
+  it('ends every stream of a user at once when an admin disables them', async () => {
     const t = await testApp(usingPostgres() ? { DATABASE_URL: process.env.TEST_DATABASE_URL! } : {});
     const admin = await t.userWithSession('admin');
     const student = await t.userWithSession('student');
     const base = await listen(t.app);
     const stream = await streamOf(t, base, student.cookie);
-    const disabled = await t.request({ method: 'PATCH', url: `/api/users/${student.user.id}`, body: { disabled: true }, cookie: admin.cookie });
+    const disabled = await t.request({
+      method: 'PATCH',
+      url: `/api/users/${student.user.id}`,
+      body: { disabled: true },
+      cookie: admin.cookie,
+    });
     expect(disabled.statusCode).toBe(200);
     expect(await stream.ended(SOON_MS)).toBe(true);
   });

@@ -11,7 +11,12 @@ export interface ProfileFields {
 export function updateProfileFields(db: DbOrTrx, userId: string, fields: ProfileFields): Promise<User | undefined> {
   return db
     .updateTable('users')
-    .set({ first_name: fields.firstName, last_name: fields.lastName, designation: fields.designation, updated_at: nowIso() })
+    .set({
+      first_name: fields.firstName,
+      last_name: fields.lastName,
+      designation: fields.designation,
+      updated_at: nowIso(),
+    })
     .where('id', '=', userId)
     .returningAll()
     .executeTakeFirst();
@@ -22,7 +27,11 @@ export function updateProfileFields(db: DbOrTrx, userId: string, fields: Profile
  * once cannot both see the same old file and leave one picture orphaned. Works the same on both dialects.
  */
 export async function lockPhotoFileId(trx: Trx, userId: string): Promise<{ photoFileId: string | null } | undefined> {
-  const locked = await trx.updateTable('users').set({ updated_at: nowIso() }).where('id', '=', userId).executeTakeFirst();
+  const locked = await trx
+    .updateTable('users')
+    .set({ updated_at: nowIso() })
+    .where('id', '=', userId)
+    .executeTakeFirst();
   if (Number(locked.numUpdatedRows) === 0) return undefined;
   const row = await trx.selectFrom('users').select('photo_file_id').where('id', '=', userId).executeTakeFirstOrThrow();
   return { photoFileId: row.photo_file_id };

@@ -76,17 +76,31 @@ describe('PATCH /api/profile', () => {
       body: { firstName: '  Grace ', lastName: 'Hopper', designation: 'Threat Intel Lead' },
     });
     expect(response.statusCode).toBe(200);
-    expect(response.json().profile).toMatchObject({ firstName: 'Grace', lastName: 'Hopper', designation: 'Threat Intel Lead' });
+    expect(response.json().profile).toMatchObject({
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      designation: 'Threat Intel Lead',
+    });
     const me = await t.request({ method: 'GET', url: '/api/auth/me', cookie });
     expect(me.json().user).toMatchObject({ firstName: 'Grace', lastName: 'Hopper', designation: 'Threat Intel Lead' });
   });
 
   it('requires first and last name, as at registration, and changes nothing when refused', async () => {
     const { user, cookie } = await t.userWithSession('student');
-    const noFirst = await t.request({ method: 'PATCH', url: '/api/profile', cookie, body: { firstName: '  ', lastName: 'X' } });
+    const noFirst = await t.request({
+      method: 'PATCH',
+      url: '/api/profile',
+      cookie,
+      body: { firstName: '  ', lastName: 'X' },
+    });
     expect(noFirst.statusCode).toBe(400);
     expect(noFirst.json().error).toBe('First name is required.');
-    const noLast = await t.request({ method: 'PATCH', url: '/api/profile', cookie, body: { firstName: 'X', lastName: '' } });
+    const noLast = await t.request({
+      method: 'PATCH',
+      url: '/api/profile',
+      cookie,
+      body: { firstName: 'X', lastName: '' },
+    });
     expect(noLast.statusCode).toBe(400);
     expect(noLast.json().error).toBe('Last name is required.');
     const me = await t.request({ method: 'GET', url: '/api/profile', cookie });
@@ -165,14 +179,20 @@ describe('PUT /api/profile/photo', () => {
     const second = await uploadPhoto(cookie, {
       name: 'b.gif',
       type: 'image/gif',
-      bytes: await sharp({ create: { width: 20, height: 20, channels: 3, background: '#0f0' } }).gif().toBuffer(),
+      bytes: await sharp({ create: { width: 20, height: 20, channels: 3, background: '#0f0' } })
+        .gif()
+        .toBuffer(),
     });
     expect(second.statusCode).toBe(200);
     const secondUrl = second.json().profile.photoUrl as string;
     expect(secondUrl).not.toBe(firstUrl);
 
     const files = await t.db.selectFrom('files').select('id').execute();
-    const row = await t.db.selectFrom('users').select('photo_file_id').where('id', '=', user.id).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('users')
+      .select('photo_file_id')
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
     expect(files.map((file) => file.id)).toEqual([row.photo_file_id]);
     expect((await t.request({ method: 'GET', url: secondUrl, cookie })).statusCode).toBe(200);
   });
@@ -185,13 +205,19 @@ describe('PUT /api/profile/photo', () => {
     ]);
     expect(responses.map((response) => response.statusCode)).toEqual([200, 200]);
     const files = await t.db.selectFrom('files').select('id').execute();
-    const row = await t.db.selectFrom('users').select('photo_file_id').where('id', '=', user.id).executeTakeFirstOrThrow();
+    const row = await t.db
+      .selectFrom('users')
+      .select('photo_file_id')
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
     expect(files.map((file) => file.id)).toEqual([row.photo_file_id]);
   });
 
   it('refuses an SVG, whatever it claims to be', async () => {
     const { cookie } = await t.userWithSession('student');
-    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect width="10" height="10"/></svg>');
+    const svg = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><rect width="10" height="10"/></svg>',
+    );
     for (const type of ['image/svg+xml', 'image/png']) {
       const response = await uploadPhoto(cookie, { name: 'logo.svg', type, bytes: svg });
       expect(response.statusCode).toBe(400);
@@ -206,19 +232,33 @@ describe('PUT /api/profile/photo', () => {
     for (let i = 0; i < 10; i++) {
       expect((await uploadPhoto(cookie, { name: 'me.png', type: 'image/png', bytes: picture })).statusCode).toBe(200);
     }
-    const before = await t.db.selectFrom('users').select('photo_file_id').where('id', '=', user.id).executeTakeFirstOrThrow();
+    const before = await t.db
+      .selectFrom('users')
+      .select('photo_file_id')
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
     const refused = await uploadPhoto(cookie, { name: 'me.png', type: 'image/png', bytes: picture });
     expect(refused.statusCode).toBe(429);
     expect(refused.json().error).toBe('You have uploaded too many pictures. Please wait 10 minutes and try again.');
-    const after = await t.db.selectFrom('users').select('photo_file_id').where('id', '=', user.id).executeTakeFirstOrThrow();
+    const after = await t.db
+      .selectFrom('users')
+      .select('photo_file_id')
+      .where('id', '=', user.id)
+      .executeTakeFirstOrThrow();
     expect(after).toEqual(before);
     const other = await t.userWithSession('student');
-    expect((await uploadPhoto(other.cookie, { name: 'me.png', type: 'image/png', bytes: picture })).statusCode).toBe(200);
+    expect((await uploadPhoto(other.cookie, { name: 'me.png', type: 'image/png', bytes: picture })).statusCode).toBe(
+      200,
+    );
   });
 
   it('refuses a text file renamed .png', async () => {
     const { cookie } = await t.userWithSession('student');
-    const response = await uploadPhoto(cookie, { name: 'notes.png', type: 'image/png', bytes: Buffer.from('just some text\n') });
+    const response = await uploadPhoto(cookie, {
+      name: 'notes.png',
+      type: 'image/png',
+      bytes: Buffer.from('just some text\n'),
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json().error).toBe(PROFILE_MESSAGES.photoType);
   });

@@ -109,7 +109,9 @@ export async function insertRun(
   const status = options.status ?? 'completed';
   const startedAt = at(options.startedMinute ?? 0);
   const finishedAt =
-    status === 'in_progress' ? null : new Date(Date.parse(startedAt) + (options.durationSeconds ?? 90) * 1000).toISOString();
+    status === 'in_progress'
+      ? null
+      : new Date(Date.parse(startedAt) + (options.durationSeconds ?? 90) * 1000).toISOString();
   const decisions = options.decisions ?? [];
   const run: Run = {
     id: options.id ?? randomUUID(),
@@ -146,7 +148,8 @@ export async function insertRun(
           step_id: decision.stepId,
           option_index: decision.optionIndex ?? (decision.correct ? 0 : 1),
           correct: decision.correct ? 1 : 0,
-          decision: decision.decision ?? optionText(decision.stepId, decision.optionIndex ?? (decision.correct ? 0 : 1)),
+          decision:
+            decision.decision ?? optionText(decision.stepId, decision.optionIndex ?? (decision.correct ? 0 : 1)),
           feedback: decision.feedback ?? (decision.correct ? '✅ Correct!' : '❌ Incorrect.'),
           technique: decision.technique ?? null,
           time_ms: decision.timeMs === undefined ? 1000 * (index + 1) : decision.timeMs,

@@ -106,13 +106,19 @@ export function findScenarioRow(db: DbOrTrx, id: string): Promise<Scenario | und
   return db.selectFrom('scenarios').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export type CatalogueRow = Pick<Scenario, 'id' | 'name' | 'type' | 'difficulty' | 'description' | 'step_count' | 'definition'>;
+export type CatalogueRow = Pick<
+  Scenario,
+  'id' | 'name' | 'type' | 'difficulty' | 'description' | 'step_count' | 'definition'
+>;
 
 /**
  * The library's scenarios (not deleted) with their definitions, for recommendations: optionally without
  * the ones a user has completed and without one scenario (the report's own).
  */
-export function listCatalogue(db: DbOrTrx, options: { notCompletedBy?: string; except?: string } = {}): Promise<CatalogueRow[]> {
+export function listCatalogue(
+  db: DbOrTrx,
+  options: { notCompletedBy?: string; except?: string } = {},
+): Promise<CatalogueRow[]> {
   return db
     .selectFrom('scenarios')
     .select(['id', 'name', 'type', 'difficulty', 'description', 'step_count', 'definition'])
@@ -230,7 +236,11 @@ export interface TrainingProgressPaging {
 }
 
 /** The query of one page (exported so a test can check its plan walks an index). */
-export function trainingProgressPageQuery(db: DbOrTrx, filters: TrainingProgressFilters, options: TrainingProgressPaging) {
+export function trainingProgressPageQuery(
+  db: DbOrTrx,
+  filters: TrainingProgressFilters,
+  options: TrainingProgressPaging,
+) {
   const { sort, dir, page, pageSize } = options;
   let rowsQuery = filteredRuns(db, filters).select(ROW_COLUMNS);
   if (sort !== 'started') rowsQuery = rowsQuery.orderBy(SORT_KEYS[sort], dir);
@@ -250,7 +260,10 @@ export async function listTrainingProgress(
   filters: TrainingProgressFilters,
   options: TrainingProgressPaging,
 ): Promise<{ rows: TrainingProgressRowData[]; total: number }> {
-  const [rows, total] = await Promise.all([trainingProgressPageQuery(db, filters, options).execute(), countRuns(db, filters)]);
+  const [rows, total] = await Promise.all([
+    trainingProgressPageQuery(db, filters, options).execute(),
+    countRuns(db, filters),
+  ]);
   return { rows, total };
 }
 
@@ -296,7 +309,9 @@ export interface TechniqueTally {
 /** Runs of one user, or everyone's when userId is null (the join only when a user is named). */
 function decisionsOf(db: DbOrTrx, userId: string | null) {
   const base = db.selectFrom('run_decisions');
-  return userId === null ? base : base.innerJoin('runs', 'runs.id', 'run_decisions.run_id').where('runs.user_id', '=', userId);
+  return userId === null
+    ? base
+    : base.innerJoin('runs', 'runs.id', 'run_decisions.run_id').where('runs.user_id', '=', userId);
 }
 
 /** Answers, right answers and credit per technique: one user's, or everyone's when userId is null. */
@@ -333,11 +348,19 @@ export async function tallySkills(db: DbOrTrx, userId: string | null): Promise<S
     .where(sql<SqlBool>`run_decisions.first_submission = 1 and run_decisions.scored = 1`)
     .groupBy([sql`run_decisions.skill`, sql`run_decisions.kind`])
     .execute();
-  return rows.map((row) => ({ skill: row.skill, kind: row.kind, attempts: Number(row.attempts), thousandths: Number(row.thousandths ?? 0) }));
+  return rows.map((row) => ({
+    skill: row.skill,
+    kind: row.kind,
+    attempts: Number(row.attempts),
+    thousandths: Number(row.thousandths ?? 0),
+  }));
 }
 
 /** Counted answers and their credit per run and skill, for a page of runs: one query. */
-export async function tallySkillsOfRuns(db: DbOrTrx, runIds: readonly string[]): Promise<Array<SkillTally & { run_id: string }>> {
+export async function tallySkillsOfRuns(
+  db: DbOrTrx,
+  runIds: readonly string[],
+): Promise<Array<SkillTally & { run_id: string }>> {
   if (runIds.length === 0) return [];
   const rows = await db
     .selectFrom('run_decisions')
@@ -353,7 +376,13 @@ export async function tallySkillsOfRuns(db: DbOrTrx, runIds: readonly string[]):
     .where('run_decisions.scored', '=', 1)
     .groupBy(['run_decisions.run_id', 'run_decisions.skill', 'run_decisions.kind'])
     .execute();
-  return rows.map((row) => ({ run_id: row.run_id, skill: row.skill, kind: row.kind, attempts: Number(row.attempts), thousandths: Number(row.thousandths ?? 0) }));
+  return rows.map((row) => ({
+    run_id: row.run_id,
+    skill: row.skill,
+    kind: row.kind,
+    attempts: Number(row.attempts),
+    thousandths: Number(row.thousandths ?? 0),
+  }));
 }
 
 /** The recorded results of every estimate's first submission: one user's, or everyone's. */

@@ -75,7 +75,8 @@ export function toProgressDecision(row: DecisionRow): ProgressDecision {
     firstSubmission: row.first_submission === 1,
     scored: row.scored === 1,
     hintUsed: row.hint_used === 1,
-    reviewStatus: row.kind === 'write' && row.first_submission === 1 && row.scored === 1 ? reviewStatusOf(row.result) : null,
+    reviewStatus:
+      row.kind === 'write' && row.first_submission === 1 && row.scored === 1 ? reviewStatusOf(row.result) : null,
   };
 }
 
@@ -100,13 +101,16 @@ export function scenarioTechniques(definitionJson: string): ReadonlySet<string> 
   let techniques: ReadonlySet<string>;
   try {
     const definition = JSON.parse(definitionJson) as Pick<ScenarioDefinition, 'steps'>;
-    const ids = (definition.steps ?? []).map((step) => techniqueKey(step.mitre_attack)).filter((id): id is string => id !== null);
+    const ids = (definition.steps ?? [])
+      .map((step) => techniqueKey(step.mitre_attack))
+      .filter((id): id is string => id !== null);
     techniques = new Set(ids);
   } catch {
     techniques = new Set();
   }
   techniquesByDefinition.set(definitionJson, techniques);
-  if (techniquesByDefinition.size > TECHNIQUES_KEPT) techniquesByDefinition.delete(techniquesByDefinition.keys().next().value!);
+  if (techniquesByDefinition.size > TECHNIQUES_KEPT)
+    techniquesByDefinition.delete(techniquesByDefinition.keys().next().value!);
   return techniques;
 }
 
@@ -133,7 +137,13 @@ export function rankScenarios(
   });
   return ranked
     .filter((entry) => !options.onlyCovering || entry.covered.length > 0)
-    .sort((a, b) => b.weight - a.weight || a.gap - b.gap || a.scenario.name.localeCompare(b.scenario.name) || a.scenario.id.localeCompare(b.scenario.id))
+    .sort(
+      (a, b) =>
+        b.weight - a.weight ||
+        a.gap - b.gap ||
+        a.scenario.name.localeCompare(b.scenario.name) ||
+        a.scenario.id.localeCompare(b.scenario.id),
+    )
     .slice(0, options.limit)
     .map((entry) => ({ scenario: entry.scenario, practises: entry.covered.map(techniqueRef) }));
 }
@@ -158,7 +168,8 @@ function summarise(runs: ProgressRun[]): ProgressSummary {
     runsCompleted: completed.length,
     runsPassed: passed,
     passRatePercent: judged.length > 0 ? Math.round((passed * 100) / judged.length) : null,
-    averageScorePercent: percents.length > 0 ? Math.round(percents.reduce((sum, percent) => sum + percent, 0) / percents.length) : null,
+    averageScorePercent:
+      percents.length > 0 ? Math.round(percents.reduce((sum, percent) => sum + percent, 0) / percents.length) : null,
   };
 }
 
@@ -209,10 +220,15 @@ export async function userProgress(db: Db, viewer: User, email: string): Promise
     };
   });
 
-  const recommendations: RecommendedScenario[] = rankScenarios(catalogue, missedTechniques(decisionRows), platformDifficulty, {
-    onlyCovering: false,
-    limit: MAX_RECOMMENDATIONS,
-  }).map(({ scenario, practises }) => ({
+  const recommendations: RecommendedScenario[] = rankScenarios(
+    catalogue,
+    missedTechniques(decisionRows),
+    platformDifficulty,
+    {
+      onlyCovering: false,
+      limit: MAX_RECOMMENDATIONS,
+    },
+  ).map(({ scenario, practises }) => ({
     id: scenario.id,
     name: scenario.name,
     type: scenario.type,

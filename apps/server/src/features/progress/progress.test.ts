@@ -38,7 +38,11 @@ describe('progress: dashboard, timeline and after-action report', () => {
       ],
     });
     ransomware = await insertScenario(t.db, { name: 'Hospital ransomware', type: 'Ransomware', difficulty: 4 });
-    deleted = await insertScenario(t.db, { name: 'Retired scenario', steps: [{ id: 'one' }, { id: 'two' }], deleted: true });
+    deleted = await insertScenario(t.db, {
+      name: 'Retired scenario',
+      steps: [{ id: 'one' }, { id: 'two' }],
+      deleted: true,
+    });
 
     // Oldest first: a failed completed run, an ended run, a passed run, one in progress, one on a deleted scenario.
     runIds.failed = (
@@ -49,7 +53,13 @@ describe('progress: dashboard, timeline and after-action report', () => {
         startedMinute: 0,
         durationSeconds: 125,
         decisions: [
-          { stepId: 'triage', correct: false, technique: 'T1566.001', optionIndex: 2, feedback: '❌ Incorrect. The correct answer was: "Scope the recipients"' },
+          {
+            stepId: 'triage',
+            correct: false,
+            technique: 'T1566.001',
+            optionIndex: 2,
+            feedback: '❌ Incorrect. The correct answer was: "Scope the recipients"',
+          },
           { stepId: 'relay', correct: false, technique: 'T1557', optionIndex: 0 },
           { stepId: 'close', correct: true },
         ],
@@ -78,19 +88,44 @@ describe('progress: dashboard, timeline and after-action report', () => {
       })
     ).id;
     runIds.inProgress = (
-      await insertRun(t.db, { user: student.user, scenario: ransomware, status: 'in_progress', startedMinute: 30, decisions: [{ stepId: 'one', correct: false }] })
+      await insertRun(t.db, {
+        user: student.user,
+        scenario: ransomware,
+        status: 'in_progress',
+        startedMinute: 30,
+        decisions: [{ stepId: 'one', correct: false }],
+      })
     ).id;
     runIds.onDeleted = (
-      await insertRun(t.db, { user: student.user, scenario: deleted, status: 'in_progress', startedMinute: 40, scenarioName: '' })
+      await insertRun(t.db, {
+        user: student.user,
+        scenario: deleted,
+        status: 'in_progress',
+        startedMinute: 40,
+        scenarioName: '',
+      })
     ).id;
-    runIds.others = (await insertRun(t.db, { user: other.user, scenario: phishing, stepCount: 3, decisions: [{ stepId: 'triage', correct: true }] })).id;
+    runIds.others = (
+      await insertRun(t.db, {
+        user: other.user,
+        scenario: phishing,
+        stepCount: 3,
+        decisions: [{ stepId: 'triage', correct: true }],
+      })
+    ).id;
   });
   afterAll(() => t.close());
 
   describe('GET /api/progress/user/:email', () => {
     it("returns the trainee's runs newest first with score %, result, status and duration", async () => {
       const progress = await progressOf(student.user.email);
-      expect(progress.runs.map((run) => run.id)).toEqual([runIds.onDeleted, runIds.inProgress, runIds.passed, runIds.ended, runIds.failed]);
+      expect(progress.runs.map((run) => run.id)).toEqual([
+        runIds.onDeleted,
+        runIds.inProgress,
+        runIds.passed,
+        runIds.ended,
+        runIds.failed,
+      ]);
       const byId = Object.fromEntries(progress.runs.map((run) => [run.id, run]));
       expect(byId[runIds.passed]).toMatchObject({
         scenarioId: phishing.id,
@@ -106,12 +141,22 @@ describe('progress: dashboard, timeline and after-action report', () => {
       });
       expect(byId[runIds.failed]).toMatchObject({ score: 1, scorePercent: 33, result: 'Fail', durationSeconds: 125 });
       expect(byId[runIds.ended]).toMatchObject({ status: 'ended', completed: false, result: '-', scorePercent: 50 });
-      expect(byId[runIds.inProgress]).toMatchObject({ completed: false, result: '-', durationSeconds: null, resumable: true });
+      expect(byId[runIds.inProgress]).toMatchObject({
+        completed: false,
+        result: '-',
+        durationSeconds: null,
+        resumable: true,
+      });
     });
 
     it('falls back to the scenario id for a nameless run and never offers to resume a deleted scenario', async () => {
       const run = (await progressOf(student.user.email)).runs.find((candidate) => candidate.id === runIds.onDeleted)!;
-      expect(run).toMatchObject({ scenarioName: deleted.id, scenarioAvailable: false, resumable: false, status: 'in_progress' });
+      expect(run).toMatchObject({
+        scenarioName: deleted.id,
+        scenarioAvailable: false,
+        resumable: false,
+        status: 'in_progress',
+      });
     });
 
     it("carries every run's own decision timeline in order (fetched for all runs at once)", async () => {
@@ -137,11 +182,21 @@ describe('progress: dashboard, timeline and after-action report', () => {
 
     it('sums up completed runs, pass rate and average score', async () => {
       const { summary } = await progressOf(student.user.email);
-      expect(summary).toEqual({ runsTotal: 5, runsCompleted: 2, runsPassed: 0, passRatePercent: 0, averageScorePercent: 50 });
+      expect(summary).toEqual({
+        runsTotal: 5,
+        runsCompleted: 2,
+        runsPassed: 0,
+        passRatePercent: 0,
+        averageScorePercent: 50,
+      });
     });
 
     it('recommends up to three scenarios not yet completed, first those practising missed techniques', async () => {
-      const practice = await insertScenario(t.db, { name: 'AiTM practice', difficulty: 5, steps: [{ id: 'a', technique: 'T1557' }, { id: 'b' }] });
+      const practice = await insertScenario(t.db, {
+        name: 'AiTM practice',
+        difficulty: 5,
+        steps: [{ id: 'a', technique: 'T1557' }, { id: 'b' }],
+      });
       const atPlatformLevel = await insertScenario(t.db, { name: 'Level three', difficulty: 3 });
       const { recommendations, platformDifficulty } = await progressOf(student.user.email);
       expect(platformDifficulty).toBe(3);
@@ -167,7 +222,9 @@ describe('progress: dashboard, timeline and after-action report', () => {
     });
 
     it("refuses a trainee another trainee's progress (403) and anyone signed out (401)", async () => {
-      expect((await get(`/api/progress/user/${encodeURIComponent(other.user.email)}`, student.cookie)).statusCode).toBe(403);
+      expect((await get(`/api/progress/user/${encodeURIComponent(other.user.email)}`, student.cookie)).statusCode).toBe(
+        403,
+      );
       expect((await get(`/api/progress/user/${encodeURIComponent(student.user.email)}`)).statusCode).toBe(401);
     });
 
@@ -182,7 +239,13 @@ describe('progress: dashboard, timeline and after-action report', () => {
       const fresh = await t.userWithSession('student');
       const progress = await progressOf(fresh.user.email, fresh.cookie);
       expect(progress.runs).toEqual([]);
-      expect(progress.summary).toEqual({ runsTotal: 0, runsCompleted: 0, runsPassed: 0, passRatePercent: null, averageScorePercent: null });
+      expect(progress.summary).toEqual({
+        runsTotal: 0,
+        runsCompleted: 0,
+        runsPassed: 0,
+        passRatePercent: null,
+        averageScorePercent: null,
+      });
     });
   });
 
@@ -230,18 +293,31 @@ describe('progress: dashboard, timeline and after-action report', () => {
 
     it('lists every decision in order with the option chosen, whether it was right and the correct answer', async () => {
       const { decisions } = await reportOf(runIds.failed);
-      expect(decisions.map((decision) => [decision.stepId, decision.decision, decision.correct, decision.correctAnswer])).toEqual([
+      expect(
+        decisions.map((decision) => [decision.stepId, decision.decision, decision.correct, decision.correctAnswer]),
+      ).toEqual([
         ['triage', optionText('triage', 2), false, 'Scope the recipients'],
         ['relay', optionText('relay', 0), false, 'An AiTM relay'],
         ['close', optionText('close', 0), true, optionText('close', 0)],
       ]);
-      expect(decisions[0]).toMatchObject({ stepTitle: 'Title of triage', optionIndex: 2, timeMs: 1000, technique: { id: 'T1566.001' } });
+      expect(decisions[0]).toMatchObject({
+        stepTitle: 'Title of triage',
+        optionIndex: 2,
+        timeMs: 1000,
+        technique: { id: 'T1566.001' },
+      });
     });
 
     it('counts the techniques met, right and wrong, and suggests scenarios covering the ones missed', async () => {
       const report = await reportOf(runIds.failed);
       expect(report.techniques).toEqual([
-        { id: 'T1557', name: 'Adversary-in-the-Middle', url: 'https://attack.mitre.org/techniques/T1557/', right: 0, wrong: 1 },
+        {
+          id: 'T1557',
+          name: 'Adversary-in-the-Middle',
+          url: 'https://attack.mitre.org/techniques/T1557/',
+          right: 0,
+          wrong: 1,
+        },
         {
           id: 'T1566.001',
           name: 'Phishing: Spearphishing Attachment',
@@ -251,7 +327,9 @@ describe('progress: dashboard, timeline and after-action report', () => {
         },
       ]);
       expect(report.practiseNext.length).toBeGreaterThan(0);
-      expect(report.practiseNext.every((scenario) => scenario.practises.length > 0 && scenario.id !== phishing.id)).toBe(true);
+      expect(
+        report.practiseNext.every((scenario) => scenario.practises.length > 0 && scenario.id !== phishing.id),
+      ).toBe(true);
       expect(report.practiseNext[0]!.practises.map((technique) => technique.id)).toContain('T1557');
     });
 
@@ -271,7 +349,12 @@ describe('progress: dashboard, timeline and after-action report', () => {
     it('notes a scenario deleted from the library', async () => {
       const report = await reportOf(runIds.onDeleted);
       expect(report.scenario).toMatchObject({ deleted: true, note: REPORT_NOTES.deleted });
-      expect(report.run).toMatchObject({ scenarioName: deleted.id, statusLabel: 'Incomplete', result: '-', durationSeconds: null });
+      expect(report.run).toMatchObject({
+        scenarioName: deleted.id,
+        statusLabel: 'Incomplete',
+        result: '-',
+        durationSeconds: null,
+      });
     });
 
     it("is the owner's and the admins' only: 404 for another trainee and for an unknown run", async () => {

@@ -81,10 +81,15 @@ export async function runReport(db: Db, viewer: User, runId: string): Promise<Ru
     .map(([id, counts]) => ({ ...techniqueRef(id), url: findTechnique(id)?.url ?? null, ...counts }))
     .sort((a, b) => b.wrong - a.wrong || a.id.localeCompare(b.id));
 
-  const practiseNext = rankScenarios(catalogue, missedTechniques(decisionRows), difficultyFromSetting(difficultySetting), {
-    onlyCovering: true,
-    limit: MAX_PRACTICE_SCENARIOS,
-  }).map(({ scenario, practises }) => ({
+  const practiseNext = rankScenarios(
+    catalogue,
+    missedTechniques(decisionRows),
+    difficultyFromSetting(difficultySetting),
+    {
+      onlyCovering: true,
+      limit: MAX_PRACTICE_SCENARIOS,
+    },
+  ).map(({ scenario, practises }) => ({
     id: scenario.id,
     name: scenario.name,
     type: scenario.type,

@@ -11,7 +11,14 @@ import {
   type Skills,
   type TechniqueSkill,
 } from '@tradecraft/shared';
-import { ATTACK_VERSION, findTechnique, tactics, techniqueKey, techniqueLabel, techniqueRef } from '@tradecraft/shared/attack';
+import {
+  ATTACK_VERSION,
+  findTechnique,
+  tactics,
+  techniqueKey,
+  techniqueLabel,
+  techniqueRef,
+} from '@tradecraft/shared/attack';
 import { nowIso } from '../../clock';
 import type { Db } from '../../db/database';
 import type { User } from '../../db/schema';
@@ -106,12 +113,24 @@ export function calibration(results: readonly string[]): Calibration {
   const estimates = results
     .map(parseStepResult)
     .filter((result): result is StepResultOfKind<'estimate'> => result?.kind === 'estimate')
-    .map((result) => ({ term: result.term, probability: ESTIMATE_TERM_INFO[result.term].probability, outcome: result.outcome }));
+    .map((result) => ({
+      term: result.term,
+      probability: ESTIMATE_TERM_INFO[result.term].probability,
+      outcome: result.outcome,
+    }));
   const reliability = ESTIMATE_TERMS.flatMap((term) => {
     const used = estimates.filter((estimate) => estimate.term === term);
     if (used.length === 0) return [];
     const { label, probability } = ESTIMATE_TERM_INFO[term];
-    return [{ term, label, probability, count: used.length, observedFrequency: used.filter((estimate) => estimate.outcome).length / used.length }];
+    return [
+      {
+        term,
+        label,
+        probability,
+        count: used.length,
+        observedFrequency: used.filter((estimate) => estimate.outcome).length / used.length,
+      },
+    ];
   });
   return { estimates: estimates.length, brierScore: brierScore(estimates), reliability };
 }
@@ -119,7 +138,9 @@ export function calibration(results: readonly string[]): Calibration {
 /** The same skills as an ATT&CK Navigator layer (format 4.5). */
 export async function skillsLayer(db: Db, viewer: User, query: SkillsScopeQuery): Promise<NavigatorLayer> {
   const data = await skills(db, viewer, query);
-  const who = data.scope.user ? `${`${data.scope.user.firstName} ${data.scope.user.lastName}`.trim()} (${data.scope.user.email})` : 'all trainees';
+  const who = data.scope.user
+    ? `${`${data.scope.user.firstName} ${data.scope.user.lastName}`.trim()} (${data.scope.user.email})`
+    : 'all trainees';
   return buildNavigatorLayer({
     name: `Tradecraft skills: ${who}`,
     description: `Share of Tradecraft answers that were correct per ATT&CK technique, for ${who}. Score = percent correct.`,

@@ -17,7 +17,12 @@ import type { User } from '../../db/schema';
 import { spreadsheetStream, type SpreadsheetCell, type SpreadsheetFormat } from '../../plugins/downloads';
 import { recordAuditAlone } from '../audit/audit.service';
 import { runFigures, skillScoresOf, type SkillTally } from '../runs/run-figures';
-import { listTrainingProgress, tallySkillsOfRuns, trainingProgressBatches, type TrainingProgressRowData } from './progress.repository';
+import {
+  listTrainingProgress,
+  tallySkillsOfRuns,
+  trainingProgressBatches,
+  type TrainingProgressRowData,
+} from './progress.repository';
 
 type FilterQuery = z.output<typeof trainingProgressFilterSchema>;
 
@@ -39,9 +44,15 @@ function toRow(row: TrainingProgressRowData): TrainingProgressRow {
  * GET /api/progress/all: one page of every user's runs, searched, sorted and paged in SQL, each with its credit
  * per analyst skill (one more query for the whole page).
  */
-export async function trainingProgressPage(db: Db, query: z.output<typeof trainingProgressQuerySchema>): Promise<TrainingProgressPage> {
+export async function trainingProgressPage(
+  db: Db,
+  query: z.output<typeof trainingProgressQuerySchema>,
+): Promise<TrainingProgressPage> {
   const { rows, total } = await listTrainingProgress(db, { search: query.search }, query);
-  const tallies = await tallySkillsOfRuns(db, rows.map((row) => row.id));
+  const tallies = await tallySkillsOfRuns(
+    db,
+    rows.map((row) => row.id),
+  );
   const byRun = new Map<string, SkillTally[]>();
   for (const tally of tallies) byRun.set(tally.run_id, [...(byRun.get(tally.run_id) ?? []), tally]);
   return {
@@ -81,7 +92,12 @@ export const TRAINING_PROGRESS_FILENAMES: Record<SpreadsheetFormat, string> = {
  * training_progress.csv or .xlsx of every run matching the search, newest first, streamed batch by batch so
  * memory stays flat however many runs there are. The export is audited.
  */
-export async function exportTrainingProgress(db: Db, admin: User, query: FilterQuery, format: SpreadsheetFormat): Promise<Readable> {
+export async function exportTrainingProgress(
+  db: Db,
+  admin: User,
+  query: FilterQuery,
+  format: SpreadsheetFormat,
+): Promise<Readable> {
   await recordAuditAlone(db, {
     actor: admin.email,
     action: 'export training progress',

@@ -14,7 +14,15 @@ describe('Training Progress and the skill map', () => {
   let zoe: User;
   let adam: User;
   let mallory: User;
-  const runs = { zoePass: '', zoeFail: '', adamEnded: '', adamUnknown: '', studentFull: '', studentProgress: '', mallory: '' };
+  const runs = {
+    zoePass: '',
+    zoeFail: '',
+    adamEnded: '',
+    adamUnknown: '',
+    studentFull: '',
+    studentProgress: '',
+    mallory: '',
+  };
 
   const get = (url: string, cookie = admin.cookie) => t.request({ method: 'GET', url, cookie });
   const page = async (query: string) => {
@@ -27,18 +35,40 @@ describe('Training Progress and the skill map', () => {
   beforeAll(async () => {
     t = await createTestApp();
     admin = await t.userWithSession('admin');
-    student = await t.userWithSession('student', { email: 'student.progress@example.com', first_name: 'Sam', last_name: 'Student' });
+    student = await t.userWithSession('student', {
+      email: 'student.progress@example.com',
+      first_name: 'Sam',
+      last_name: 'Student',
+    });
     zoe = await t.createUser({ email: 'zoe@example.com', first_name: 'Zoe', last_name: 'Zimmer' });
     adam = await t.createUser({ email: 'adam@example.com', first_name: 'Adam', last_name: 'Percent_50%' });
-    mallory = await t.createUser({ email: 'mallory@example.com', first_name: '=HYPERLINK("http://evil")', last_name: 'x' });
-    const alpha = await insertScenario(t.db, { name: 'Alpha', steps: [{ id: 'one', technique: 'T1566.001' }, { id: 'two', technique: 'T1557' }] });
+    mallory = await t.createUser({
+      email: 'mallory@example.com',
+      first_name: '=HYPERLINK("http://evil")',
+      last_name: 'x',
+    });
+    const alpha = await insertScenario(t.db, {
+      name: 'Alpha',
+      steps: [
+        { id: 'one', technique: 'T1566.001' },
+        { id: 'two', technique: 'T1557' },
+      ],
+    });
     const bravo = await insertScenario(t.db, { name: 'Bravo' });
 
     // Scores chosen around the pass mark: 139/200 is exactly 69.5 % (rounds to 70: Pass), 347/500 is 69.4 % (Fail).
-    runs.zoePass = (await insertRun(t.db, { user: zoe, scenario: alpha, score: 139, stepCount: 200, startedMinute: 1 })).id;
-    runs.zoeFail = (await insertRun(t.db, { user: zoe, scenario: bravo, score: 347, stepCount: 500, startedMinute: 2 })).id;
-    runs.adamEnded = (await insertRun(t.db, { user: adam, scenario: alpha, status: 'ended', score: 2, stepCount: 2, startedMinute: 3 })).id;
-    runs.adamUnknown = (await insertRun(t.db, { user: adam, scenario: bravo, score: 1, stepCount: 0, startedMinute: 4 })).id;
+    runs.zoePass = (
+      await insertRun(t.db, { user: zoe, scenario: alpha, score: 139, stepCount: 200, startedMinute: 1 })
+    ).id;
+    runs.zoeFail = (
+      await insertRun(t.db, { user: zoe, scenario: bravo, score: 347, stepCount: 500, startedMinute: 2 })
+    ).id;
+    runs.adamEnded = (
+      await insertRun(t.db, { user: adam, scenario: alpha, status: 'ended', score: 2, stepCount: 2, startedMinute: 3 })
+    ).id;
+    runs.adamUnknown = (
+      await insertRun(t.db, { user: adam, scenario: bravo, score: 1, stepCount: 0, startedMinute: 4 })
+    ).id;
     runs.studentFull = (
       await insertRun(t.db, {
         user: student.user,
@@ -96,7 +126,14 @@ describe('Training Progress and the skill map', () => {
         runs.zoePass,
       ]);
       const byId = Object.fromEntries(result.items.map((item) => [item.runId, item]));
-      expect(byId[runs.zoePass]).toMatchObject({ userEmail: 'zoe@example.com', userName: 'Zoe Zimmer', scenarioName: 'Alpha', scorePercent: 70, result: 'Pass', completed: true });
+      expect(byId[runs.zoePass]).toMatchObject({
+        userEmail: 'zoe@example.com',
+        userName: 'Zoe Zimmer',
+        scenarioName: 'Alpha',
+        scorePercent: 70,
+        result: 'Pass',
+        completed: true,
+      });
       expect(byId[runs.zoeFail]).toMatchObject({ scorePercent: 69, result: 'Fail' });
       expect(byId[runs.adamEnded]).toMatchObject({ scorePercent: 100, result: '-', completed: false, status: 'ended' });
       expect(byId[runs.adamUnknown]).toMatchObject({ scorePercent: null, result: '-', completed: true });
@@ -131,7 +168,12 @@ describe('Training Progress and the skill map', () => {
     it('sorts by result: - then Fail then Pass, with 69.5 % a Pass and 69.4 % a Fail', async () => {
       const result = await page('sort=result&dir=asc&pageSize=100');
       expect(result.items.map((item) => item.result)).toEqual(['-', '-', '-', 'Fail', 'Fail', 'Pass', 'Pass']);
-      expect(result.items.filter((item) => item.result === 'Pass').map((item) => item.runId).sort()).toEqual([runs.zoePass, runs.studentFull].sort());
+      expect(
+        result.items
+          .filter((item) => item.result === 'Pass')
+          .map((item) => item.runId)
+          .sort(),
+      ).toEqual([runs.zoePass, runs.studentFull].sort());
       expect((await page('sort=result&dir=desc')).items[0]!.result).toBe('Pass');
     });
 
@@ -147,7 +189,12 @@ describe('Training Progress and the skill map', () => {
     });
 
     it('walks an index for every sort key instead of sorting the table (so 100,000 runs page like 100)', async () => {
-      const expected = { training: 'runs_training_idx', score: 'runs_score_key_idx', result: 'runs_result_key_idx', status: 'runs_status_key_idx' };
+      const expected = {
+        training: 'runs_training_idx',
+        score: 'runs_score_key_idx',
+        result: 'runs_result_key_idx',
+        status: 'runs_status_key_idx',
+      };
       for (const [sort, index] of Object.entries(expected)) {
         for (const dir of ['asc', 'desc'] as const) {
           const compiled = trainingProgressPageQuery(
@@ -162,7 +209,9 @@ describe('Training Progress and the skill map', () => {
               await sql`set enable_seqscan = off`.execute(connection);
             }
             const explain = t.dialect === 'postgres' ? 'explain ' : 'explain query plan ';
-            const result = await connection.executeQuery(CompiledQuery.raw(explain + compiled.sql, [...compiled.parameters]));
+            const result = await connection.executeQuery(
+              CompiledQuery.raw(explain + compiled.sql, [...compiled.parameters]),
+            );
             if (t.dialect === 'postgres') await sql`reset all`.execute(connection);
             return JSON.stringify(result.rows);
           });
@@ -185,15 +234,46 @@ describe('Training Progress and the skill map', () => {
       expect(response.headers['content-disposition']).toBe('attachment; filename="training_progress.csv"');
       const parsed = Papa.parse<Record<string, string>>(response.body.trim(), { header: true });
       expect(parsed.errors).toEqual([]);
-      expect(parsed.meta.fields).toEqual(['User', 'Name', 'Training', 'Score', 'Steps', 'Score (%)', 'Result', 'Status', 'Started', 'Finished', 'Run']);
-      expect(parsed.data.map((row) => row.Run)).toEqual([runs.mallory, runs.studentProgress, runs.studentFull, runs.adamUnknown, runs.adamEnded, runs.zoeFail, runs.zoePass]);
+      expect(parsed.meta.fields).toEqual([
+        'User',
+        'Name',
+        'Training',
+        'Score',
+        'Steps',
+        'Score (%)',
+        'Result',
+        'Status',
+        'Started',
+        'Finished',
+        'Run',
+      ]);
+      expect(parsed.data.map((row) => row.Run)).toEqual([
+        runs.mallory,
+        runs.studentProgress,
+        runs.studentFull,
+        runs.adamUnknown,
+        runs.adamEnded,
+        runs.zoeFail,
+        runs.zoePass,
+      ]);
       const byRun = Object.fromEntries(parsed.data.map((row) => [row.Run, row]));
-      expect(byRun[runs.zoePass]).toMatchObject({ User: 'zoe@example.com', Name: 'Zoe Zimmer', Training: 'Alpha', 'Score (%)': '70', Result: 'Pass', Status: 'Completed' });
+      expect(byRun[runs.zoePass]).toMatchObject({
+        User: 'zoe@example.com',
+        Name: 'Zoe Zimmer',
+        Training: 'Alpha',
+        'Score (%)': '70',
+        Result: 'Pass',
+        Status: 'Completed',
+      });
       expect(byRun[runs.adamUnknown]).toMatchObject({ 'Score (%)': '-', Result: '-', Status: 'Completed' });
       expect(byRun[runs.studentProgress]).toMatchObject({ Result: '-', Status: 'Incomplete', Finished: '' });
       expect(byRun[runs.mallory]).toMatchObject({ Name: `'=HYPERLINK("http://evil") x`, Training: "'@SUM(1+1)" });
 
-      const audit = await t.db.selectFrom('audit_log').selectAll().where('action', '=', 'export training progress').execute();
+      const audit = await t.db
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('action', '=', 'export training progress')
+        .execute();
       expect(audit).toHaveLength(1);
       expect(audit[0]).toMatchObject({ actor: admin.user.email, screen: 'Training Progress' });
     });
@@ -201,13 +281,21 @@ describe('Training Progress and the skill map', () => {
     it('exports the same rows as training_progress.xlsx, neutralised alike, and audits it', async () => {
       const response = await get('/api/progress/all.xlsx?search=example.com');
       expect(response.statusCode).toBe(200);
-      expect(response.headers['content-type']).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+      expect(response.headers['content-type']).toBe(
+        'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      );
       expect(response.headers['content-disposition']).toBe('attachment; filename="training_progress.xlsx"');
       const csv = Papa.parse<string[]>((await get('/api/progress/all.csv?search=example.com')).body.trim()).data;
       expect(await xlsxRows(response)).toEqual(csv);
       expect(csv[0]![0]).toBe('User'); // the byte-order mark is not part of the first header
-      const audit = await t.db.selectFrom('audit_log').select('details').where('action', '=', 'export training progress').execute();
-      expect(audit.map((entry) => entry.details)).toContain('Downloaded training_progress.xlsx (user contains "example.com")');
+      const audit = await t.db
+        .selectFrom('audit_log')
+        .select('details')
+        .where('action', '=', 'export training progress')
+        .execute();
+      expect(audit.map((entry) => entry.details)).toContain(
+        'Downloaded training_progress.xlsx (user contains "example.com")',
+      );
     });
 
     it('narrows the export to the search', async () => {
@@ -228,12 +316,17 @@ describe('Training Progress and the skill map', () => {
     it("counts the caller's own answers per technique, with tactics in matrix order", async () => {
       const skills = await skillsOf('');
       expect(skills.scope).toMatchObject({ kind: 'user', user: { id: student.user.id } });
-      expect(skills.techniques.map(({ id, attempts, correct, sharePercent }) => ({ id, attempts, correct, sharePercent }))).toEqual([
+      expect(
+        skills.techniques.map(({ id, attempts, correct, sharePercent }) => ({ id, attempts, correct, sharePercent })),
+      ).toEqual([
         { id: 'T1557', attempts: 1, correct: 1, sharePercent: 100 },
         { id: 'T1566.001', attempts: 2, correct: 1, sharePercent: 50 },
       ]);
       expect(skills.techniques[0]!.tactics).toEqual(['credential-access', 'collection']);
-      expect(skills.techniques[1]).toMatchObject({ subtechniqueOf: 'T1566', label: 'T1566.001 Phishing: Spearphishing Attachment' });
+      expect(skills.techniques[1]).toMatchObject({
+        subtechniqueOf: 'T1566',
+        label: 'T1566.001 Phishing: Spearphishing Attachment',
+      });
       expect(skills.totals).toEqual({ attempts: 3, correct: 2, techniques: 2 });
     });
 
@@ -246,7 +339,9 @@ describe('Training Progress and the skill map', () => {
 
     it("lets an admin see one trainee's skills or everyone's together", async () => {
       const mallorySkills = await skillsOf(`?userId=${mallory.id}`, admin.cookie);
-      expect(mallorySkills.techniques.map((technique) => [technique.id, technique.attempts, technique.correct])).toEqual([['T1557', 1, 0]]);
+      expect(
+        mallorySkills.techniques.map((technique) => [technique.id, technique.attempts, technique.correct]),
+      ).toEqual([['T1557', 1, 0]]);
       const everyone = await skillsOf('?all=true', admin.cookie);
       expect(everyone.scope).toEqual({ kind: 'all', user: null });
       expect(everyone.techniques.map((technique) => [technique.id, technique.attempts, technique.correct])).toEqual([
@@ -268,7 +363,8 @@ describe('Training Progress and the skill map', () => {
         versions: { attack: '18', navigator: '5.1.0', layer: '4.5' },
         gradient: { minValue: 0, maxValue: 100 },
       });
-      const techniques = (layer as { techniques: { techniqueID: string; score?: number; comment: string }[] }).techniques;
+      const techniques = (layer as { techniques: { techniqueID: string; score?: number; comment: string }[] })
+        .techniques;
       expect(techniques).toEqual([
         { techniqueID: 'T1557', score: 100, comment: '1 of 1 answer correct (100 %)', enabled: true },
         { techniqueID: 'T1566', comment: 'Scored on its sub-techniques', enabled: true, showSubtechniques: true },

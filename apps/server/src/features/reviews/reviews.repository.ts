@@ -70,7 +70,9 @@ export async function listReviews(
       .limit(paging.pageSize)
       .offset((paging.page - 1) * paging.pageSize)
       .execute(),
-    filtered(db, filters).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
+    filtered(db, filters)
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(count.count) };
 }
@@ -108,7 +110,13 @@ export async function markGraded(
 ): Promise<boolean> {
   const result = await db
     .updateTable('step_reviews')
-    .set({ status: 'graded', points: grade.points, comment: grade.comment, graded_by: grade.gradedBy, graded_at: grade.at })
+    .set({
+      status: 'graded',
+      points: grade.points,
+      comment: grade.comment,
+      graded_by: grade.gradedBy,
+      graded_at: grade.at,
+    })
     .where('id', '=', grade.id)
     .where('status', '=', 'pending')
     .executeTakeFirst();
@@ -116,7 +124,11 @@ export async function markGraded(
 }
 
 /** The decision's final credit and its updated result. */
-export async function updateDecisionCredit(db: DbOrTrx, decisionId: number, credit: { thousandths: number; result: string }): Promise<void> {
+export async function updateDecisionCredit(
+  db: DbOrTrx,
+  decisionId: number,
+  credit: { thousandths: number; result: string },
+): Promise<void> {
   await db
     .updateTable('run_decisions')
     .set({ credit_thousandths: credit.thousandths, correct: credit.thousandths >= 1000 ? 1 : 0, result: credit.result })

@@ -1,4 +1,10 @@
-import { gradeReviewInputSchema, reviewDetailSchema, reviewIdParamsSchema, reviewListQuerySchema, reviewListSchema } from '@tradecraft/shared';
+import {
+  gradeReviewInputSchema,
+  reviewDetailSchema,
+  reviewIdParamsSchema,
+  reviewListQuerySchema,
+  reviewListSchema,
+} from '@tradecraft/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/database';
 import { currentUser } from '../../plugins/access';
@@ -15,7 +21,8 @@ export const reviewsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
         tags: ['reviews'],
         operationId: 'listReviews',
         summary: 'List written answers to grade',
-        description: 'Written answers to grade (pending, oldest first) or graded (newest first), filtered by scenario and trainee.',
+        description:
+          'Written answers to grade (pending, oldest first) or graded (newest first), filtered by scenario and trainee.',
         querystring: reviewListQuerySchema,
         response: { 200: reviewListSchema },
       },

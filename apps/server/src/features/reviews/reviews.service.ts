@@ -61,12 +61,19 @@ async function writeStepOf(db: Db, row: ReviewListRow): Promise<StepOfKind<'writ
 
 /** GET /api/reviews: a page of the queue, filtered by status, scenario and trainee. */
 export async function reviewQueue(db: Db, query: z.output<typeof reviewListQuerySchema>): Promise<ReviewList> {
-  const { rows, total } = await listReviews(db, { status: query.status, scenarioId: query.scenarioId, userId: query.userId }, query);
+  const { rows, total } = await listReviews(
+    db,
+    { status: query.status, scenarioId: query.scenarioId, userId: query.userId },
+    query,
+  );
   // One definition read per scenario on the page, never one per row.
   const titles = new Map<string, Map<string, string>>();
   for (const scenarioId of new Set(rows.map((row) => row.scenario_id))) {
     const text = await findScenarioDefinition(db, scenarioId);
-    titles.set(scenarioId, new Map((text ? (parseStoredDefinition(text)?.steps ?? []) : []).map((step) => [step.id, step.title])));
+    titles.set(
+      scenarioId,
+      new Map((text ? (parseStoredDefinition(text)?.steps ?? []) : []).map((step) => [step.id, step.title])),
+    );
   }
   return {
     items: rows.map((row) => toItem(row, titles.get(row.scenario_id)?.get(row.step_id) ?? null)),
@@ -91,7 +98,10 @@ async function detailOf(db: Db, row: ReviewListRow): Promise<ReviewDetail> {
     autoWeight: written?.autoWeight ?? step?.auto_weight ?? DEFAULT_AUTO_WEIGHT,
     hintCharged: row.hint_cost_thousandths > 0,
     hintCost: row.hint_cost_thousandths / 1000,
-    rubric: (step?.rubric ?? written?.rubric ?? []).map((criterion) => ({ criterion: criterion.criterion, points: criterion.points })),
+    rubric: (step?.rubric ?? written?.rubric ?? []).map((criterion) => ({
+      criterion: criterion.criterion,
+      points: criterion.points,
+    })),
     modelAnswer: step?.model_answer ?? written?.modelAnswer ?? '',
     points: row.points ? (JSON.parse(row.points) as number[]) : null,
     comment: row.comment,
@@ -110,25 +120,40 @@ export async function reviewDetail(db: Db, id: number): Promise<ReviewDetail> {
  * POST /api/reviews/:id/grade: points per rubric criterion and a comment. The final credit is the automatic
  * share + (1 - auto_weight) x points / maximum, charged for a hint the same way the automatic share was.
  */
-export async function gradeReview(db: Db, admin: User, id: number, input: z.output<typeof gradeReviewInputSchema>): Promise<ReviewDetail> {
+export async function gradeReview(
+  db: Db,
+  admin: User,
+  id: number,
+  input: z.output<typeof gradeReviewInputSchema>,
+): Promise<ReviewDetail> {
   const row = await findReview(db, id);
   if (!row) throw notFound(REVIEW_MESSAGES.notFound);
   if (row.status !== 'pending') throw conflict(REVIEW_MESSAGES.alreadyGraded);
   const step = await writeStepOf(db, row);
   if (!step) throw conflict(REVIEW_MESSAGES.scenarioGone);
   if (input.points.length !== step.rubric.length) throw badRequest(REVIEW_MESSAGES.pointsCount);
-  if (input.points.some((points, index) => points > (step.rubric[index]?.points ?? 0))) throw badRequest(REVIEW_MESSAGES.pointsTooHigh);
+  if (input.points.some((points, index) => points > (step.rubric[index]?.points ?? 0)))
+    throw badRequest(REVIEW_MESSAGES.pointsTooHigh);
 
   const result = parseStepResult(await findDecisionResult(db, row.decision_id));
   const written: StepResultOfKind<'write'> | undefined = result?.kind === 'write' ? result : undefined;
   const autoWeight = written?.autoWeight ?? step.auto_weight ?? DEFAULT_AUTO_WEIGHT;
   const rawAuto = written?.rawCredit ?? row.auto_thousandths / 1000;
   const rawFinal = toThousandths(writeFinalCredit(rawAuto, autoWeight, input.points, step.rubric));
-  const finalThousandths = row.hint_cost_thousandths > 0 ? chargeHint(rawFinal, row.hint_cost_thousandths / 1000) : rawFinal;
+  const finalThousandths =
+    row.hint_cost_thousandths > 0 ? chargeHint(rawFinal, row.hint_cost_thousandths / 1000) : rawFinal;
   const at = nowIso();
 
   const run = await db.transaction().execute(async (trx) => {
-    if (!(await markGraded(trx, { id, points: JSON.stringify(input.points), comment: input.comment, gradedBy: admin.email, at }))) {
+    if (
+      !(await markGraded(trx, {
+        id,
+        points: JSON.stringify(input.points),
+        comment: input.comment,
+        gradedBy: admin.email,
+        at,
+      }))
+    ) {
       throw conflict(REVIEW_MESSAGES.alreadyGraded);
     }
     const graded = written
@@ -141,14 +166,22 @@ export async function gradeReview(db: Db, admin: User, id: number, input: z.outp
           review: { status: 'graded' as const, points: input.points, comment: input.comment || null, gradedAt: at },
         }
       : null;
-    await updateDecisionCredit(trx, row.decision_id, { thousandths: finalThousandths, result: graded ? JSON.stringify(graded) : 'null' });
-    const updated = await applyGradeToRun(trx, row.run_id, { thousandths: finalThousandths - row.credit_thousandths, at });
+    await updateDecisionCredit(trx, row.decision_id, {
+      thousandths: finalThousandths,
+      result: graded ? JSON.stringify(graded) : 'null',
+    });
+    const updated = await applyGradeToRun(trx, row.run_id, {
+      thousandths: finalThousandths - row.credit_thousandths,
+      at,
+    });
     const figures = runFigures(updated);
     await insertNotifications(trx, [row.user_id], {
       kind: 'review_graded',
       message:
         `Your written answer in "${row.scenario_name}" was graded: ${Math.round(finalThousandths / 10)} % of the step.` +
-        (figures.result === 'Pass' || figures.result === 'Fail' ? ` The run now shows ${figures.scorePercent} %, ${figures.result}.` : ''),
+        (figures.result === 'Pass' || figures.result === 'Fail'
+          ? ` The run now shows ${figures.scorePercent} %, ${figures.result}.`
+          : ''),
       link: `/runs/${row.run_id}/report`,
     });
     await recordAudit(trx, {

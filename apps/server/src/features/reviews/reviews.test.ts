@@ -23,28 +23,47 @@ describe('the instructor review queue', () => {
 
   /** A completed run, every step right, the written answer `text`; returns the run. */
   async function completedRun(text: string): Promise<RunState> {
-    const started = (await t.request({ method: 'POST', url: '/api/runs', body: { scenarioId: scenario.id }, cookie: trainee.cookie })).json().run as RunState;
+    const started = (
+      await t.request({ method: 'POST', url: '/api/runs', body: { scenarioId: scenario.id }, cookie: trainee.cookie })
+    ).json().run as RunState;
     let state = started;
     while (state.status === 'in_progress') {
       const step = scenario.definition.steps.find((candidate) => candidate.id === state.currentStep!.id)!;
       const fields = step.kind === 'write' ? { text } : answerFor(started.id, step, 'right');
-      const answered = await t.request({ method: 'POST', url: `/api/runs/${started.id}/answer`, body: { stepId: step.id, timeMs: 500, ...fields }, cookie: trainee.cookie });
+      const answered = await t.request({
+        method: 'POST',
+        url: `/api/runs/${started.id}/answer`,
+        body: { stepId: step.id, timeMs: 500, ...fields },
+        cookie: trainee.cookie,
+      });
       expect(answered.statusCode, answered.body).toBe(200);
-      state = (await t.request({ method: 'POST', url: `/api/runs/${started.id}/next`, body: {}, cookie: trainee.cookie })).json().run as RunState;
+      state = (
+        await t.request({ method: 'POST', url: `/api/runs/${started.id}/next`, body: {}, cookie: trainee.cookie })
+      ).json().run as RunState;
     }
     return state;
   }
 
-  const list = async (query = '', cookie = admin.cookie) => t.request({ method: 'GET', url: `/api/reviews${query}`, cookie });
-  const grade = (id: number, body: unknown, cookie = admin.cookie) => t.request({ method: 'POST', url: `/api/reviews/${id}/grade`, body, cookie });
+  const list = async (query = '', cookie = admin.cookie) =>
+    t.request({ method: 'GET', url: `/api/reviews${query}`, cookie });
+  const grade = (id: number, body: unknown, cookie = admin.cookie) =>
+    t.request({ method: 'POST', url: `/api/reviews/${id}/grade`, body, cookie });
 
   it('lists a written answer as pending, with its checks, rubric and model answer', async () => {
     const run = await completedRun('TLP:GREEN APT29 could be behind it.');
     const page = (await list(`?userId=${trainee.id}`)).json() as ReviewList;
     const item = page.items.find((candidate) => candidate.runId === run.id)!;
-    expect(item).toMatchObject({ status: 'pending', scenarioId: scenario.id, stepId: 'bluf', stepTitle: 'Write', trainee: { id: trainee.id } });
+    expect(item).toMatchObject({
+      status: 'pending',
+      scenarioId: scenario.id,
+      stepId: 'bluf',
+      stepTitle: 'Write',
+      trainee: { id: trainee.id },
+    });
 
-    const detail = (await t.request({ method: 'GET', url: `/api/reviews/${item.id}`, cookie: admin.cookie })).json() as ReviewDetail;
+    const detail = (
+      await t.request({ method: 'GET', url: `/api/reviews/${item.id}`, cookie: admin.cookie })
+    ).json() as ReviewDetail;
     expect(detail).toMatchObject({
       text: 'TLP:GREEN APT29 could be behind it.',
       prompt: 'Write a BLUF for the CISO.',
@@ -68,7 +87,11 @@ describe('the instructor review queue', () => {
   it('filters by status, scenario and trainee', async () => {
     const other = await insertScenario(t.db, { file: everyKindScenario() as ScenarioFile });
     expect((await list(`?scenarioId=${other.id}`)).json()).toMatchObject({ items: [], total: 0 });
-    expect((await list(`?status=graded&userId=${trainee.id}`)).json().items.every((item: { status: string }) => item.status === 'graded')).toBe(true);
+    expect(
+      (await list(`?status=graded&userId=${trainee.id}`))
+        .json()
+        .items.every((item: { status: string }) => item.status === 'graded'),
+    ).toBe(true);
     expect((await list('?userId=nobody')).json()).toMatchObject({ items: [], total: 0 });
     expect((await list('?status=maybe')).statusCode).toBe(400);
   });
@@ -76,15 +99,30 @@ describe('the instructor review queue', () => {
   it('grades by rubric: final credit, run score and result, bell and audit', async () => {
     const run = await completedRun('TLP:AMBER APT29 is very likely behind it.');
     expect(run).toMatchObject({ scoreThousandths: 7300, result: 'Awaiting review' });
-    const item = ((await list(`?userId=${trainee.id}`)).json() as ReviewList).items.find((candidate) => candidate.runId === run.id)!;
+    const item = ((await list(`?userId=${trainee.id}`)).json() as ReviewList).items.find(
+      (candidate) => candidate.runId === run.id,
+    )!;
 
     const graded = await grade(item.id, { points: [2, 2], comment: 'Say what to do first.' });
     expect(graded.statusCode, graded.body).toBe(200);
     // 0.3 + 0.7 x 4/5 = 0.86.
-    expect(graded.json()).toMatchObject({ status: 'graded', credit: 0.86, points: [2, 2], comment: 'Say what to do first.', gradedBy: admin.email });
+    expect(graded.json()).toMatchObject({
+      status: 'graded',
+      credit: 0.86,
+      points: [2, 2],
+      comment: 'Say what to do first.',
+      gradedBy: admin.email,
+    });
 
-    const after = (await t.request({ method: 'GET', url: `/api/runs/${run.id}`, cookie: trainee.cookie })).json().run as RunState;
-    expect(after).toMatchObject({ scoreThousandths: 7860, scorePercent: 98, result: 'Pass', pendingReviews: 0, awaitingReview: false });
+    const after = (await t.request({ method: 'GET', url: `/api/runs/${run.id}`, cookie: trainee.cookie })).json()
+      .run as RunState;
+    expect(after).toMatchObject({
+      scoreThousandths: 7860,
+      scorePercent: 98,
+      result: 'Pass',
+      pendingReviews: 0,
+      awaitingReview: false,
+    });
     expect(after.timeline.at(-1)).toMatchObject({
       stepId: 'bluf',
       credit: 0.86,
@@ -96,24 +134,41 @@ describe('the instructor review queue', () => {
     expect(bell.items[0]).toMatchObject({ kind: 'review_graded', link: `/runs/${run.id}/report`, read: false });
     expect(bell.items[0].message).toContain('86 %');
 
-    const audit = await t.db.selectFrom('audit_log').selectAll().where('action', '=', 'grade written answer').orderBy('id', 'desc').executeTakeFirst();
+    const audit = await t.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'grade written answer')
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
     expect(audit).toMatchObject({ actor: admin.email, screen: 'Review Queue' });
     expect(audit?.details).toContain(run.id);
 
     // Once only.
     const again = await grade(item.id, { points: [0, 0] });
     expect(again.statusCode).toBe(409);
-    expect(((await t.request({ method: 'GET', url: `/api/runs/${run.id}`, cookie: trainee.cookie })).json().run as RunState).scoreThousandths).toBe(7860);
+    expect(
+      ((await t.request({ method: 'GET', url: `/api/runs/${run.id}`, cookie: trainee.cookie })).json().run as RunState)
+        .scoreThousandths,
+    ).toBe(7860);
   });
 
   it('refuses points that do not fit the rubric and changes nothing', async () => {
     const run = await completedRun('TLP:AMBER APT29 is very likely behind it.');
-    const item = ((await list(`?userId=${trainee.id}`)).json() as ReviewList).items.find((candidate) => candidate.runId === run.id)!;
-    for (const body of [{ points: [2] }, { points: [3, 3] }, { points: [-1, 0] }, { points: [1, 1], comment: 'x'.repeat(4001) }, {}]) {
+    const item = ((await list(`?userId=${trainee.id}`)).json() as ReviewList).items.find(
+      (candidate) => candidate.runId === run.id,
+    )!;
+    for (const body of [
+      { points: [2] },
+      { points: [3, 3] },
+      { points: [-1, 0] },
+      { points: [1, 1], comment: 'x'.repeat(4001) },
+      {},
+    ]) {
       expect((await grade(item.id, body)).statusCode, JSON.stringify(body).slice(0, 40)).toBe(400);
     }
     expect((await grade(999_999, { points: [1, 1] })).statusCode).toBe(404);
-    const after = (await t.request({ method: 'GET', url: `/api/runs/${run.id}`, cookie: trainee.cookie })).json().run as RunState;
+    const after = (await t.request({ method: 'GET', url: `/api/runs/${run.id}`, cookie: trainee.cookie })).json()
+      .run as RunState;
     expect(after).toMatchObject({ scoreThousandths: 7300, pendingReviews: 1 });
   });
 

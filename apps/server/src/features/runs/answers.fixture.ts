@@ -23,7 +23,9 @@ export function answerFor(runId: string, step: ScenarioStep, quality: 'right' | 
       return { order: (right ? files : files.reverse()).map(shown) };
     }
     case 'estimate': {
-      const term = right ? step.accept[0]! : [...ESTIMATE_TERMS].sort((a, b) => termDistance(b, step.accept) - termDistance(a, step.accept))[0]!;
+      const term = right
+        ? step.accept[0]!
+        : [...ESTIMATE_TERMS].sort((a, b) => termDistance(b, step.accept) - termDistance(a, step.accept))[0]!;
       return { term, ...(step.ask_confidence ? { confidence: 'moderate' } : {}) };
     }
     case 'grade-source':

@@ -30,7 +30,10 @@ describe('the built-in library, played to the end', () => {
   });
   afterAll(() => t.close());
 
-  async function play(scenario: ScenarioDefinition, quality: (retried: boolean) => 'right' | 'wrong'): Promise<RunState> {
+  async function play(
+    scenario: ScenarioDefinition,
+    quality: (retried: boolean) => 'right' | 'wrong',
+  ): Promise<RunState> {
     const steps = new Map<string, ScenarioStep>(scenario.steps.map((step) => [step.id, step]));
     const started = await t.request({ method: 'POST', url: '/api/runs', body: { scenarioId: scenario.id }, cookie });
     expect(started.statusCode).toBe(201);
@@ -61,23 +64,31 @@ describe('the built-in library, played to the end', () => {
     }
   });
 
-  it('lets every scenario be passed by answering everything right', async () => {
-    for (const scenario of library) {
-      const run = await play(scenario, () => 'right');
-      expect(run.status, scenario.id).toBe('completed');
-      // A written answer earns only its automatic share until an instructor grades it, so it is not yet right.
-      expect(run.incorrectCount, scenario.id).toBe(run.pendingReviews);
-      // Written answers wait for an instructor; everything else right scores at least the pass mark.
-      expect(run.scorePercent, scenario.id).toBeGreaterThanOrEqual(run.pendingReviews > 0 ? 0 : 70);
-      expect(run.result, scenario.id).toBe(run.pendingReviews > 0 ? 'Awaiting review' : 'Pass');
-    }
-  }, WALK_TIMEOUT_MS);
+  it(
+    'lets every scenario be passed by answering everything right',
+    async () => {
+      for (const scenario of library) {
+        const run = await play(scenario, () => 'right');
+        expect(run.status, scenario.id).toBe('completed');
+        // A written answer earns only its automatic share until an instructor grades it, so it is not yet right.
+        expect(run.incorrectCount, scenario.id).toBe(run.pendingReviews);
+        // Written answers wait for an instructor; everything else right scores at least the pass mark.
+        expect(run.scorePercent, scenario.id).toBeGreaterThanOrEqual(run.pendingReviews > 0 ? 0 : 70);
+        expect(run.result, scenario.id).toBe(run.pendingReviews > 0 ? 'Awaiting review' : 'Pass');
+      }
+    },
+    WALK_TIMEOUT_MS,
+  );
 
-  it('brings every scenario to its end when every first answer is wrong', async () => {
-    for (const scenario of library) {
-      const run = await play(scenario, (retried) => (retried ? 'right' : 'wrong'));
-      expect(run.status, scenario.id).toBe('completed');
-      expect(run.incorrectCount, scenario.id).toBeGreaterThan(0);
-    }
-  }, WALK_TIMEOUT_MS);
+  it(
+    'brings every scenario to its end when every first answer is wrong',
+    async () => {
+      for (const scenario of library) {
+        const run = await play(scenario, (retried) => (retried ? 'right' : 'wrong'));
+        expect(run.status, scenario.id).toBe('completed');
+        expect(run.incorrectCount, scenario.id).toBeGreaterThan(0);
+      }
+    },
+    WALK_TIMEOUT_MS,
+  );
 });

@@ -21,7 +21,15 @@ import type { Run } from '../../db/schema';
 /** The columns the score figures need. */
 export type RunFigureColumns = Pick<
   Run,
-  'scenario_id' | 'scenario_name' | 'step_count' | 'score_thousandths' | 'percent_base' | 'pending_reviews' | 'status' | 'started_at' | 'finished_at'
+  | 'scenario_id'
+  | 'scenario_name'
+  | 'step_count'
+  | 'score_thousandths'
+  | 'percent_base'
+  | 'pending_reviews'
+  | 'status'
+  | 'started_at'
+  | 'finished_at'
 >;
 
 /**
@@ -84,7 +92,8 @@ export function parseStoredDefinition(text: string): ScenarioDefinition | null {
     definition = null;
   }
   parsedDefinitions.set(text, definition);
-  if (parsedDefinitions.size > PARSED_DEFINITIONS_KEPT) parsedDefinitions.delete(parsedDefinitions.keys().next().value!);
+  if (parsedDefinitions.size > PARSED_DEFINITIONS_KEPT)
+    parsedDefinitions.delete(parsedDefinitions.keys().next().value!);
   return definition;
 }
 
@@ -124,7 +133,10 @@ export function skillScoresOf(tallies: Iterable<SkillTally>, options: { all?: bo
   for (const tally of tallies) {
     const skill = decisionSkill(tally);
     const current = bySkill.get(skill) ?? { attempts: 0, thousandths: 0 };
-    bySkill.set(skill, { attempts: current.attempts + tally.attempts, thousandths: current.thousandths + tally.thousandths });
+    bySkill.set(skill, {
+      attempts: current.attempts + tally.attempts,
+      thousandths: current.thousandths + tally.thousandths,
+    });
   }
   return SKILLS.filter((skill) => options.all || bySkill.has(skill)).map((skill) => {
     const { attempts, thousandths } = bySkill.get(skill) ?? { attempts: 0, thousandths: 0 };
@@ -142,7 +154,13 @@ export function skillScoresOf(tallies: Iterable<SkillTally>, options: { all?: bo
 export function skillScores(decisions: Iterable<CreditedDecision>): SkillScore[] {
   const tallies: SkillTally[] = [];
   for (const decision of decisions) {
-    if (countsForCredit(decision)) tallies.push({ skill: decision.skill, kind: decision.kind, attempts: 1, thousandths: decision.credit_thousandths });
+    if (countsForCredit(decision))
+      tallies.push({
+        skill: decision.skill,
+        kind: decision.kind,
+        attempts: 1,
+        thousandths: decision.credit_thousandths,
+      });
   }
   return skillScoresOf(tallies);
 }
@@ -156,7 +174,9 @@ export function parseStepResult(text: string | null): StepResult | null {
   if (text === null) return null;
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === 'object' && value !== null && typeof (value as { kind?: unknown }).kind === 'string' ? (value as StepResult) : null;
+    return typeof value === 'object' && value !== null && typeof (value as { kind?: unknown }).kind === 'string'
+      ? (value as StepResult)
+      : null;
   } catch {
     return null;
   }

@@ -26,14 +26,23 @@ export const FIXTURE_SCENARIO: ScenarioFile = {
         {
           kind: 'email',
           title: 'Reported message',
-          content: 'From: Voice Service <noreply@voice.example>\nTo: dana@corp.example\nSubject: 1 new voicemail\n\nOpen the attachment.',
+          content:
+            'From: Voice Service <noreply@voice.example>\nTo: dana@corp.example\nSubject: 1 new voicemail\n\nOpen the attachment.',
         },
       ],
       hint: 'Think about everyone who got it, not only the clerk.',
       mitre_attack: 'T1566.001',
       options: [
-        { text: 'Open the attachment on your own workstation', next_step: null, feedback: 'FEEDBACK-triage-retry: use a sandbox.' },
-        { text: 'Purge the message everywhere and scope the recipients', next_step: 'pivot', feedback: 'FEEDBACK-triage-correct: scope first.' },
+        {
+          text: 'Open the attachment on your own workstation',
+          next_step: null,
+          feedback: 'FEEDBACK-triage-retry: use a sandbox.',
+        },
+        {
+          text: 'Purge the message everywhere and scope the recipients',
+          next_step: 'pivot',
+          feedback: 'FEEDBACK-triage-correct: scope first.',
+        },
         { text: 'Block the sender and wait for more reports', feedback: 'FEEDBACK-triage-fallthrough: not enough.' },
       ],
       correct_option: 1,
@@ -42,10 +51,19 @@ export const FIXTURE_SCENARIO: ScenarioFile = {
       id: 'detour',
       title: 'The proxy log',
       description: 'Who else reached the relay host?',
-      artifacts: [{ kind: 'log', title: 'Web proxy', content: '07:51:48Z user=dana GET relay.example/ 200\n07:52:10Z user=dana POST relay.example/login 302' }],
+      artifacts: [
+        {
+          kind: 'log',
+          title: 'Web proxy',
+          content: '07:51:48Z user=dana GET relay.example/ 200\n07:52:10Z user=dana POST relay.example/login 302',
+        },
+      ],
       options: [
         { text: 'Search the proxy log for every user who reached the host' },
-        { text: 'Reimage the laptop and close the case', feedback: 'FEEDBACK-detour-wrong: the problem is in the cloud.' },
+        {
+          text: 'Reimage the laptop and close the case',
+          feedback: 'FEEDBACK-detour-wrong: the problem is in the cloud.',
+        },
       ],
       correct_option: 0,
     },
@@ -61,7 +79,13 @@ export const FIXTURE_SCENARIO: ScenarioFile = {
           content: 'Relay hosts imitating a sign-in page.',
           indicators: [{ type: 'domain', value: 'relay[.]example', context: 'Relay host' }],
         },
-        { kind: 'forum-post', title: 'Kit for sale', source: 'ledgerfox', date: '2025-03-10', content: 'Selling a relay kit.' },
+        {
+          kind: 'forum-post',
+          title: 'Kit for sale',
+          source: 'ledgerfox',
+          date: '2025-03-10',
+          content: 'Selling a relay kit.',
+        },
       ],
       mitre_attack: 'T1557',
       options: [
@@ -76,7 +100,10 @@ export const FIXTURE_SCENARIO: ScenarioFile = {
       description: 'What goes in the report?',
       mitre_attack: 'T1566.001',
       options: [
-        { text: 'The timeline, the indicators and the lessons learned', feedback: 'FEEDBACK-report-correct: complete.' },
+        {
+          text: 'The timeline, the indicators and the lessons learned',
+          feedback: 'FEEDBACK-report-correct: complete.',
+        },
         { text: 'Nothing, the case is closed', feedback: 'FEEDBACK-report-wrong: write it down.' },
       ],
       correct_option: 0,
@@ -86,7 +113,9 @@ export const FIXTURE_SCENARIO: ScenarioFile = {
 
 /** Every feedback text of the fixture (none may reach a trainee before they answer). */
 export const FIXTURE_FEEDBACK: string[] = FIXTURE_SCENARIO.steps.flatMap((step) =>
-  ('options' in step ? step.options : []).flatMap((option) => (typeof option === 'object' && option.feedback ? [option.feedback] : [])),
+  ('options' in step ? step.options : []).flatMap((option) =>
+    typeof option === 'object' && option.feedback ? [option.feedback] : [],
+  ),
 );
 
 /** The fixture, checked and normalised exactly as the scenarios feature stores a definition. */

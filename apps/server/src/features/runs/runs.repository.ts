@@ -40,7 +40,10 @@ export function listDecisions(db: DbOrTrx, runId: string): Promise<RunDecisionRo
  * (as it is after the claim). On PostgreSQL the row stays locked until the transaction ends, so the loser
  * re-checks the condition after the winner commits.
  */
-export function claimCurrentStepReturningRun(db: DbOrTrx, claim: { runId: string; stepId: string; at: string }): Promise<Run | undefined> {
+export function claimCurrentStepReturningRun(
+  db: DbOrTrx,
+  claim: { runId: string; stepId: string; at: string },
+): Promise<Run | undefined> {
   return db
     .updateTable('runs')
     .set({ current_answered: 1, updated_at: claim.at })
@@ -55,7 +58,13 @@ export function claimCurrentStepReturningRun(db: DbOrTrx, claim: { runId: string
 /** What an answer changes on its (claimed) run. */
 export type AnsweredRunChanges = Pick<
   Run,
-  'score_thousandths' | 'played_steps' | 'percent_base' | 'pending_reviews' | 'last_option_index' | 'last_credit_thousandths' | 'updated_at'
+  | 'score_thousandths'
+  | 'played_steps'
+  | 'percent_base'
+  | 'pending_reviews'
+  | 'last_option_index'
+  | 'last_credit_thousandths'
+  | 'updated_at'
 >;
 
 /** Writes an answer's figures on the run claimed for it and returns the run as it now is. */
@@ -140,7 +149,10 @@ export function moveRunReturningRun(
  * Ends a run in progress at once with the given percent base and returns it ended; undefined when it had
  * already finished, or when an answer changed the steps played since the caller read them.
  */
-export function endRun(db: DbOrTrx, end: { runId: string; playedSteps: number; percentBase: number; at: string }): Promise<Run | undefined> {
+export function endRun(
+  db: DbOrTrx,
+  end: { runId: string; playedSteps: number; percentBase: number; at: string },
+): Promise<Run | undefined> {
   return db
     .updateTable('runs')
     .set({ status: 'ended', finished_at: end.at, percent_base: end.percentBase, updated_at: end.at })

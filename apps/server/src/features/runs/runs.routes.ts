@@ -21,7 +21,10 @@ const ANSWER_BODY_LIMIT = 4 * 1024 * 1024;
  * The run engine (docs/architecture.md): the server decides correctness, feedback, the next step and the score.
  * A run is visible to its owner and to admins (404 to anyone else) and playable only by its owner.
  */
-export const runsRoutes: FastifyPluginAsyncZod<{ db: Db; runStartsPerMinute: number }> = async (app, { db, runStartsPerMinute }) => {
+export const runsRoutes: FastifyPluginAsyncZod<{ db: Db; runStartsPerMinute: number }> = async (
+  app,
+  { db, runStartsPerMinute },
+) => {
   const startLimit = runStartsLimit(runStartsPerMinute);
   app.post(
     '',
@@ -91,7 +94,8 @@ export const runsRoutes: FastifyPluginAsyncZod<{ db: Db; runStartsPerMinute: num
         tags: ['runs'],
         operationId: 'openStepHint',
         summary: "Open the current step's hint",
-        description: "Opens the current step's hint and records it; opened before the first answer it costs the step's hint cost.",
+        description:
+          "Opens the current step's hint and records it; opened before the first answer it costs the step's hint cost.",
         params: runIdParamsSchema,
         body: hintInputSchema,
         response: { 200: hintResultSchema, ...errorResponses(404, 409) },

@@ -112,7 +112,9 @@ function playerArtifacts(step: ScenarioStep): PlayerArtifact[] {
       : {}),
     ...(artifact.tlp ? { tlp: artifact.tlp } : {}),
     // The graded artifact of a grade-source step never shows a grade (the checker refuses one anyway).
-    ...(artifact.admiralty && !(step.kind === 'grade-source' && step.artifact === index) ? { admiralty: artifact.admiralty } : {}),
+    ...(artifact.admiralty && !(step.kind === 'grade-source' && step.artifact === index)
+      ? { admiralty: artifact.admiralty }
+      : {}),
   }));
 }
 
@@ -132,7 +134,12 @@ function redactStep(run: Run, definition: ScenarioDefinition, step: ScenarioStep
     description: step.description,
     artifacts: playerArtifacts(step),
     hint: opened ? hintText : null,
-    hintState: { available: hintText !== null, opened, cost: hintCostOf(definition, step), text: opened ? hintText : null },
+    hintState: {
+      available: hintText !== null,
+      opened,
+      cost: hintCostOf(definition, step),
+      text: opened ? hintText : null,
+    },
     technique: technique ? techniqueRef(technique) : null,
     skill: stepSkill(step),
     scored: step.scored !== false,
@@ -141,15 +148,36 @@ function redactStep(run: Run, definition: ScenarioDefinition, step: ScenarioStep
     case 'choice':
     case 'multi':
     case 'rank':
-      return { ...common, kind: step.kind, options: orderOf(run.id, step).map((file) => ({ text: step.options[file]?.text ?? '' })) };
+      return {
+        ...common,
+        kind: step.kind,
+        options: orderOf(run.id, step).map((file) => ({ text: step.options[file]?.text ?? '' })),
+      };
     case 'estimate':
-      return { ...common, kind: 'estimate', statement: step.statement, askConfidence: step.ask_confidence === true, options: [] };
+      return {
+        ...common,
+        kind: 'estimate',
+        statement: step.statement,
+        askConfidence: step.ask_confidence === true,
+        options: [],
+      };
     case 'grade-source':
       return { ...common, kind: 'grade-source', artifact: step.artifact, options: [] };
     case 'extract':
-      return { ...common, kind: 'extract', fields: step.fields.map((field) => ({ label: field.label, type: field.type })), options: [] };
+      return {
+        ...common,
+        kind: 'extract',
+        fields: step.fields.map((field) => ({ label: field.label, type: field.type })),
+        options: [],
+      };
     case 'ach':
-      return { ...common, kind: 'ach', hypotheses: [...step.hypotheses], evidence: step.evidence.map((row) => row.text), options: [] };
+      return {
+        ...common,
+        kind: 'ach',
+        hypotheses: [...step.hypotheses],
+        evidence: step.evidence.map((row) => row.text),
+        options: [],
+      };
     case 'write':
       return {
         ...common,
@@ -168,13 +196,22 @@ function redactStep(run: Run, definition: ScenarioDefinition, step: ScenarioStep
 }
 
 /** The way on from the current, answered step, by its kind. */
-function nextFrom(steps: readonly ScenarioStep[], step: ScenarioStep, run: Pick<Run, 'last_option_index' | 'last_credit_thousandths'>): NextStep {
+function nextFrom(
+  steps: readonly ScenarioStep[],
+  step: ScenarioStep,
+  run: Pick<Run, 'last_option_index' | 'last_credit_thousandths'>,
+): NextStep {
   if (step.kind === 'choice') return resolveNextStep(steps, step.id, run.last_option_index ?? -1);
   return resolveNextStep(steps, step.id, { credit: (run.last_credit_thousandths ?? 0) / 1000 });
 }
 
 /** The answer shown for the current step (on the answer itself and again on resume). */
-function currentAnswer(run: Run, steps: readonly ScenarioStep[], step: ScenarioStep, last: RunDecisionRow | undefined): RunAnswer | null {
+function currentAnswer(
+  run: Run,
+  steps: readonly ScenarioStep[],
+  step: ScenarioStep,
+  last: RunDecisionRow | undefined,
+): RunAnswer | null {
   if (run.current_answered !== 1 || run.last_option_index === null) return null;
   if (step.kind === 'choice' && !step.options[run.last_option_index]) return null;
   const order = orderOf(run.id, step);
@@ -183,12 +220,16 @@ function currentAnswer(run: Run, steps: readonly ScenarioStep[], step: ScenarioS
   if (!result) {
     // An answer given before step kinds existed: a choice, graded again from its option.
     if (step.kind !== 'choice') return null;
-    const graded = gradeStep(step, { stepId: step.id, timeMs: 0, optionIndex: order.indexOf(run.last_option_index) }, {
-      order,
-      hintOpened: false,
-      hintCost: 0,
-      firstSubmission: last?.first_submission === 1,
-    });
+    const graded = gradeStep(
+      step,
+      { stepId: step.id, timeMs: 0, optionIndex: order.indexOf(run.last_option_index) },
+      {
+        order,
+        hintOpened: false,
+        hintCost: 0,
+        firstSubmission: last?.first_submission === 1,
+      },
+    );
     result = graded.result;
     feedback ||= graded.feedback;
   }
@@ -217,7 +258,12 @@ function techniqueScores(decisions: readonly RunDecisionRow[]): TechniqueScore[]
     });
   }
   return [...tally.entries()]
-    .map(([id, figures]) => ({ ...techniqueRef(id), count: figures.count, attempts: figures.attempts, credit: figures.thousandths / 1000 }))
+    .map(([id, figures]) => ({
+      ...techniqueRef(id),
+      count: figures.count,
+      attempts: figures.attempts,
+      credit: figures.thousandths / 1000,
+    }))
     .sort((a, b) => b.credit - a.credit || a.id.localeCompare(b.id));
 }
 
@@ -246,7 +292,12 @@ function toRunDecision(decision: RunDecisionRow, stepTitle: string | null): RunD
 }
 
 /** The whole state of a run for the player, the end screen and resume. */
-function describeRun(run: Run, decisions: RunDecisionRow[], scenario: LoadedScenario | undefined, viewer: User): RunState {
+function describeRun(
+  run: Run,
+  decisions: RunDecisionRow[],
+  scenario: LoadedScenario | undefined,
+  viewer: User,
+): RunState {
   const steps = scenario?.definition.steps ?? [];
   const stepById = new Map(steps.map((step) => [step.id, step]));
   const playable = run.status === 'in_progress' && scenario !== undefined && !scenario.deleted;
@@ -446,7 +497,15 @@ async function answerStepOn(db: Db, user: User, id: string, input: AnswerInput):
   const state = describeRun(answered, await listDecisions(db, run.id), scenario, user);
   const shown = state.answer;
   if (!shown) throw conflict(RUN_MESSAGES.scenarioChanged);
-  return { correct: shown.correct, feedback: shown.feedback, nextAction: shown.nextAction, score: state.score, credit: shown.credit, result: shown.result, run: state };
+  return {
+    correct: shown.correct,
+    feedback: shown.feedback,
+    nextAction: shown.nextAction,
+    score: state.score,
+    credit: shown.credit,
+    result: shown.result,
+    run: state,
+  };
 }
 
 /**
@@ -479,7 +538,8 @@ async function moveOnOn(db: Db, user: User, id: string): Promise<RunState> {
   if (run.current_answered !== 1 || run.last_option_index === null) throw conflict(RUN_MESSAGES.notAnswered);
   const steps = scenario.definition.steps;
   const step = steps.find((candidate) => candidate.id === run.current_step_id);
-  if (!step || (step.kind === 'choice' && !step.options[run.last_option_index])) throw conflict(RUN_MESSAGES.scenarioChanged);
+  if (!step || (step.kind === 'choice' && !step.options[run.last_option_index]))
+    throw conflict(RUN_MESSAGES.scenarioChanged);
 
   const next = nextFrom(steps, step, run);
   const moved = await moveRunReturningRun(db, {
@@ -487,7 +547,11 @@ async function moveOnOn(db: Db, user: User, id: string): Promise<RunState> {
     fromStepId: step.id,
     optionIndex: run.last_option_index,
     to: next,
-    percentBase: runPercentBase({ status: 'completed', playedSteps: run.played_steps, bestPathSteps: run.best_path_steps }),
+    percentBase: runPercentBase({
+      status: 'completed',
+      playedSteps: run.played_steps,
+      bestPathSteps: run.best_path_steps,
+    }),
     at: nowIso(),
   });
   if (!moved) throw conflict(await lostRaceMessage(db, run.id, RUN_MESSAGES.notAnswered));

@@ -31,13 +31,20 @@ describe('the run engine', () => {
 
   const start = (cookie = student.cookie, id = scenarioId) =>
     t.request({ method: 'POST', url: '/api/runs', body: { scenarioId: id }, cookie });
-  const get = (runId: string, cookie = student.cookie) => t.request({ method: 'GET', url: `/api/runs/${runId}`, cookie });
+  const get = (runId: string, cookie = student.cookie) =>
+    t.request({ method: 'GET', url: `/api/runs/${runId}`, cookie });
   /** Answers with the option at `fileIndex` in the fixture file, sent as the index the run shows it at. */
   const answer = (runId: string, stepId: string, fileIndex: number, cookie = student.cookie, timeMs = 1500) =>
-    t.request({ method: 'POST', url: `/api/runs/${runId}/answer`, body: { stepId, optionIndex: shown(runId, stepId, fileIndex), timeMs }, cookie });
+    t.request({
+      method: 'POST',
+      url: `/api/runs/${runId}/answer`,
+      body: { stepId, optionIndex: shown(runId, stepId, fileIndex), timeMs },
+      cookie,
+    });
   const next = (runId: string, cookie = student.cookie) =>
     t.request({ method: 'POST', url: `/api/runs/${runId}/next`, body: {}, cookie });
-  const end = (runId: string, cookie = student.cookie) => t.request({ method: 'POST', url: `/api/runs/${runId}/end`, body: {}, cookie });
+  const end = (runId: string, cookie = student.cookie) =>
+    t.request({ method: 'POST', url: `/api/runs/${runId}/end`, body: {}, cookie });
 
   async function newRun(cookie = student.cookie): Promise<RunState> {
     const response = await start(cookie);
@@ -86,12 +93,23 @@ describe('the run engine', () => {
         technique: { id: 'T1566.001', name: 'Phishing: Spearphishing Attachment' },
       });
       // The options in the run's own shuffle, every one once.
-      const fileTexts = ['Open the attachment on your own workstation', TRIAGE_CORRECT, 'Block the sender and wait for more reports'];
-      expect(run.currentStep?.options.map((option) => option.text)).toEqual(shownOrder(run.id, 'triage', 3).map((file) => fileTexts[file]));
+      const fileTexts = [
+        'Open the attachment on your own workstation',
+        TRIAGE_CORRECT,
+        'Block the sender and wait for more reports',
+      ];
+      expect(run.currentStep?.options.map((option) => option.text)).toEqual(
+        shownOrder(run.id, 'triage', 3).map((file) => fileTexts[file]),
+      );
       expect(run.currentStep?.artifacts[0]).toMatchObject({ kind: 'email', title: 'Reported message' });
 
       const row = await t.db.selectFrom('runs').selectAll().where('id', '=', run.id).executeTakeFirstOrThrow();
-      expect(row).toMatchObject({ user_id: student.id, scenario_name: 'Fixture: voicemail lure', step_count: 4, status: 'in_progress' });
+      expect(row).toMatchObject({
+        user_id: student.id,
+        scenario_name: 'Fixture: voicemail lure',
+        step_count: 4,
+        status: 'in_progress',
+      });
       expect(row.started_at).toBe(run.startedAt);
     });
 
@@ -111,7 +129,7 @@ describe('the run engine', () => {
     });
   });
 
-  describe("what a trainee receives before answering", () => {
+  describe('what a trainee receives before answering', () => {
     const expectNoAnswers = (json: string, feedback: string[] = FIXTURE_FEEDBACK) => {
       expect(json).not.toContain('correct_option');
       expect(json).not.toContain('correctOption');
@@ -131,7 +149,8 @@ describe('the run engine', () => {
       const onPivot = await get(runId);
       expect(onPivot.json().run.currentStep.id).toBe('pivot');
       expect(onPivot.body).not.toContain('"next_step"');
-      for (const text of FIXTURE_FEEDBACK.filter((feedback) => !feedback.startsWith('FEEDBACK-triage-'))) expect(onPivot.body).not.toContain(text);
+      for (const text of FIXTURE_FEEDBACK.filter((feedback) => !feedback.startsWith('FEEDBACK-triage-')))
+        expect(onPivot.body).not.toContain(text);
     });
   });
 
@@ -160,7 +179,9 @@ describe('the run engine', () => {
         result: { kind: 'choice', chosenText: TRIAGE_CORRECT, correctText: TRIAGE_CORRECT, verdict: 'right' },
       });
       expect(resumed.answer).toEqual({ ...answered.json().run.answer });
-      expect(resumed.techniqueScores).toEqual([{ id: 'T1566.001', name: 'Phishing: Spearphishing Attachment', count: 1, attempts: 1, credit: 1 }]);
+      expect(resumed.techniqueScores).toEqual([
+        { id: 'T1566.001', name: 'Phishing: Spearphishing Attachment', count: 1, attempts: 1, credit: 1 },
+      ]);
 
       const moved = await next(run.id);
       expect(moved.statusCode).toBe(200);
@@ -184,7 +205,9 @@ describe('the run engine', () => {
       const moved = (await next(run.id)).json().run as RunState;
       expect(moved.currentStep?.id).toBe('pivot');
       // detour has no technique: only the score moved; triage's technique was attempted for no credit.
-      expect(moved.techniqueScores).toEqual([{ id: 'T1566.001', name: 'Phishing: Spearphishing Attachment', count: 0, attempts: 1, credit: 0 }]);
+      expect(moved.techniqueScores).toEqual([
+        { id: 'T1566.001', name: 'Phishing: Spearphishing Attachment', count: 0, attempts: 1, credit: 0 },
+      ]);
     });
 
     it('retries the same step when the option has next_step null, and takes a new answer that earns nothing', async () => {
@@ -199,7 +222,12 @@ describe('the run engine', () => {
       // The visit's credit was fixed by its first submission: the right answer after a Retry is recorded, for 0.
       const second = await answer(run.id, 'triage', 1);
       expect(second.statusCode).toBe(200);
-      expect(second.json()).toMatchObject({ correct: true, score: 0, credit: 0, result: { firstSubmission: false, rawCredit: 1, credit: 0 } });
+      expect(second.json()).toMatchObject({
+        correct: true,
+        score: 0,
+        credit: 0,
+        result: { firstSubmission: false, rawCredit: 1, credit: 0 },
+      });
       const after = await state(run.id);
       expect(after.timeline.map((entry) => [entry.stepId, entry.correct])).toEqual([
         ['triage', false],
@@ -244,18 +272,38 @@ describe('the run engine', () => {
         .execute();
       expect((await state(run.id)).durationSeconds).toBe(95);
       expect(done.timeline).toMatchObject([
-        { seq: 1, stepId: 'triage', stepTitle: 'A clerk reports a voicemail email', decision: TRIAGE_CORRECT, correct: true, timeMs: 1500 },
-        { seq: 2, stepId: 'pivot', decision: 'A simple fake login page', correct: false, technique: { id: 'T1557', name: 'Adversary-in-the-Middle' } },
+        {
+          seq: 1,
+          stepId: 'triage',
+          stepTitle: 'A clerk reports a voicemail email',
+          decision: TRIAGE_CORRECT,
+          correct: true,
+          timeMs: 1500,
+        },
+        {
+          seq: 2,
+          stepId: 'pivot',
+          decision: 'A simple fake login page',
+          correct: false,
+          technique: { id: 'T1557', name: 'Adversary-in-the-Middle' },
+        },
         { seq: 3, stepId: 'report', correct: true },
       ]);
 
-      const rows = await t.db.selectFrom('run_decisions').selectAll().where('run_id', '=', run.id).orderBy('seq').execute();
+      const rows = await t.db
+        .selectFrom('run_decisions')
+        .selectAll()
+        .where('run_id', '=', run.id)
+        .orderBy('seq')
+        .execute();
       expect(rows.map((row) => [row.step_id, row.option_index, row.correct, row.technique, row.time_ms])).toEqual([
         ['triage', 1, 1, 'T1566.001', 1500],
         ['pivot', 0, 0, 'T1557', 1500],
         ['report', 0, 1, 'T1566.001', 1500],
       ]);
-      expect(rows[1]!.feedback).toBe('❌ Incorrect. The correct answer was: "An adversary-in-the-middle relay"\nFEEDBACK-pivot-wrong: it relays the real page.');
+      expect(rows[1]!.feedback).toBe(
+        '❌ Incorrect. The correct answer was: "An adversary-in-the-middle relay"\nFEEDBACK-pivot-wrong: it relays the real page.',
+      );
     });
 
     it('ends at once with End Simulation, keeping the score', async () => {
@@ -264,7 +312,15 @@ describe('the run engine', () => {
       const ended = await end(run.id);
       expect(ended.statusCode).toBe(200);
       // Ended early: the percent divides by the best path (triage, pivot, report), never by the one step played.
-      expect(ended.json().run).toMatchObject({ status: 'ended', score: 1, playedSteps: 1, percentBase: 3, scorePercent: 33, result: '-', currentStep: null });
+      expect(ended.json().run).toMatchObject({
+        status: 'ended',
+        score: 1,
+        playedSteps: 1,
+        percentBase: 3,
+        scorePercent: 33,
+        result: '-',
+        currentStep: null,
+      });
       expect(ended.json().run.finishedAt).not.toBeNull();
     });
 
@@ -282,7 +338,11 @@ describe('the run engine', () => {
           expect(response.statusCode).toBe(409);
           expect(response.json().error).toBe('This run has already finished.');
         }
-        expect(await state(run.id)).toMatchObject({ status: before.status, score: before.score, finishedAt: before.finishedAt });
+        expect(await state(run.id)).toMatchObject({
+          status: before.status,
+          score: before.score,
+          finishedAt: before.finishedAt,
+        });
         expect((await state(run.id)).timeline).toHaveLength(before.timeline.length);
       }
     });
@@ -339,7 +399,9 @@ describe('the run engine', () => {
         const after = await state(run.id);
         expect(after.score).toBe(1);
         expect(after.timeline).toHaveLength(1);
-        expect(after.techniqueScores).toEqual([{ id: 'T1566.001', name: 'Phishing: Spearphishing Attachment', count: 1, attempts: 1, credit: 1 }]);
+        expect(after.techniqueScores).toEqual([
+          { id: 'T1566.001', name: 'Phishing: Spearphishing Attachment', count: 1, attempts: 1, credit: 1 },
+        ]);
       }
     });
 
@@ -375,7 +437,14 @@ describe('the run engine', () => {
     it('moves on from an answered step only once, Retry included', async () => {
       const run = await newRun();
       await answer(run.id, 'triage', 0);
-      const move = { runId: run.id, fromStepId: 'triage', optionIndex: 0, to: { kind: 'retry' as const }, percentBase: 1, at: new Date().toISOString() };
+      const move = {
+        runId: run.id,
+        fromStepId: 'triage',
+        optionIndex: 0,
+        to: { kind: 'retry' as const },
+        percentBase: 1,
+        at: new Date().toISOString(),
+      };
       expect(await moveRunReturningRun(t.db, move)).toMatchObject({ id: run.id, current_answered: 0 });
       expect(await moveRunReturningRun(t.db, move)).toBeUndefined();
       expect(await moveRunReturningRun(t.db, { ...move, to: { kind: 'finish' as const } })).toBeUndefined();
@@ -387,7 +456,12 @@ describe('the run engine', () => {
     it("hides someone else's run with 404, and lets an admin read it but not play it", async () => {
       const run = await newRun();
       const other = await t.userWithSession('student');
-      for (const response of [await get(run.id, other.cookie), await answer(run.id, 'triage', 1, other.cookie), await next(run.id, other.cookie), await end(run.id, other.cookie)]) {
+      for (const response of [
+        await get(run.id, other.cookie),
+        await answer(run.id, 'triage', 1, other.cookie),
+        await next(run.id, other.cookie),
+        await end(run.id, other.cookie),
+      ]) {
         expect(response.statusCode).toBe(404);
         expect(response.json().error).toBe('Simulation run not found.');
       }
@@ -450,7 +524,9 @@ describe('starting runs per user', () => {
       expect((await start(first.cookie)).statusCode).toBe(201);
       const refused = await start(first.cookie);
       expect(refused.statusCode).toBe(429);
-      expect(refused.json().error).toBe('You have started too many runs in the last minute. Please wait a minute and try again.');
+      expect(refused.json().error).toBe(
+        'You have started too many runs in the last minute. Please wait a minute and try again.',
+      );
       expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
       expect(await t.db.selectFrom('runs').select('id').where('user_id', '=', first.user.id).execute()).toHaveLength(2);
       expect((await start(second.cookie)).statusCode).toBe(201);

@@ -1,4 +1,10 @@
-import { shownOrder, type RunState, type ScenarioDefinition, type ScenarioFile, type ScenarioStep } from '@tradecraft/shared';
+import {
+  shownOrder,
+  type RunState,
+  type ScenarioDefinition,
+  type ScenarioFile,
+  type ScenarioStep,
+} from '@tradecraft/shared';
 import { everyKindScenario } from '@tradecraft/shared/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helper';
@@ -31,7 +37,8 @@ describe('the run engine with every step kind', () => {
     (await t.request({ method: 'GET', url: `/api/runs/${runId}`, cookie })).json().run as RunState;
   const post = (runId: string, action: string, body: Record<string, unknown> = {}) =>
     t.request({ method: 'POST', url: `/api/runs/${runId}/${action}`, body, cookie });
-  const answer = (runId: string, stepId: string, fields: Record<string, unknown>) => post(runId, 'answer', { stepId, timeMs: 1000, ...fields });
+  const answer = (runId: string, stepId: string, fields: Record<string, unknown>) =>
+    post(runId, 'answer', { stepId, timeMs: 1000, ...fields });
 
   /** Plays right answers up to (not including) `stepId` and returns the run's state there. */
   async function runAt(stepId: string): Promise<RunState> {
@@ -58,18 +65,22 @@ describe('the run engine with every step kind', () => {
       ['bluf', ['model_answer', 'modelAnswer', 'APT29 is very likely behind it', 'HINT-bluf']],
     ];
 
-    it.each(keys)('%s: no key, no feedback, no unopened hint, in the state or the current step', async (stepId, secrets) => {
-      const state = await runAt(stepId);
-      const body = JSON.stringify(state);
-      const current = JSON.stringify(state.currentStep);
-      expect(state.answer).toBeNull();
-      expect(state.currentStep).toMatchObject({ id: stepId, kind: stepOf(stepId).kind });
-      for (const secret of secrets) expect(current, secret).not.toContain(secret);
-      // Earlier steps' keys are history (revealed when answered); this step's never appear anywhere yet.
-      for (const secret of secrets.filter((text) => !text.startsWith('"'))) expect(body, secret).not.toContain(secret);
-      expect(current).not.toContain('next_step');
-      expect(current).not.toContain('"feedback"');
-    });
+    it.each(keys)(
+      '%s: no key, no feedback, no unopened hint, in the state or the current step',
+      async (stepId, secrets) => {
+        const state = await runAt(stepId);
+        const body = JSON.stringify(state);
+        const current = JSON.stringify(state.currentStep);
+        expect(state.answer).toBeNull();
+        expect(state.currentStep).toMatchObject({ id: stepId, kind: stepOf(stepId).kind });
+        for (const secret of secrets) expect(current, secret).not.toContain(secret);
+        // Earlier steps' keys are history (revealed when answered); this step's never appear anywhere yet.
+        for (const secret of secrets.filter((text) => !text.startsWith('"')))
+          expect(body, secret).not.toContain(secret);
+        expect(current).not.toContain('next_step');
+        expect(current).not.toContain('"feedback"');
+      },
+    );
 
     it('shows rank items in a per-run shuffle, stable on resume, never derived from the file order', async () => {
       const orders = new Set<string>();
@@ -93,7 +104,17 @@ describe('the run engine with every step kind', () => {
       ['an unknown grade', 'grade', { reliability: 'Z', credibility: 2 }],
       ['a credibility out of range', 'grade', { reliability: 'B', credibility: 7 }],
       ['more values than fields', 'pull', { values: ['a', 'b', 'c'] }],
-      ['a matrix of the wrong size', 'weigh', { marks: [['C', 'I', 'N'], ['C', 'I', 'N']], best: 0 }],
+      [
+        'a matrix of the wrong size',
+        'weigh',
+        {
+          marks: [
+            ['C', 'I', 'N'],
+            ['C', 'I', 'N'],
+          ],
+          best: 0,
+        },
+      ],
       ['a 1 MB text', 'bluf', { text: 'x'.repeat(1024 * 1024) }],
     ])('refuses %s with 400 and changes nothing', async (_case, stepId, fields) => {
       const before = await runAt(stepId);
@@ -101,7 +122,12 @@ describe('the run engine with every step kind', () => {
       expect(response.statusCode).toBe(400);
       expect(response.json().error).toEqual(expect.any(String));
       const after = await get(before.id);
-      expect(after).toMatchObject({ score: before.score, answer: null, playedSteps: before.playedSteps, currentStep: { id: stepId } });
+      expect(after).toMatchObject({
+        score: before.score,
+        answer: null,
+        playedSteps: before.playedSteps,
+        currentStep: { id: stepId },
+      });
       expect(after.timeline).toHaveLength(before.timeline.length);
     });
   });
@@ -113,10 +139,19 @@ describe('the run engine with every step kind', () => {
       const opened = await post(state.id, 'hint', { stepId: 'pick' });
       expect(opened.statusCode).toBe(200);
       expect(opened.json()).toMatchObject({ hint: 'HINT-pick: think about scope.', cost: 0.25, charged: true });
-      expect((await get(state.id)).currentStep?.hintState).toEqual({ available: true, opened: true, cost: 0.25, text: 'HINT-pick: think about scope.' });
+      expect((await get(state.id)).currentStep?.hintState).toEqual({
+        available: true,
+        opened: true,
+        cost: 0.25,
+        text: 'HINT-pick: think about scope.',
+      });
 
       const answered = await answer(state.id, 'pick', answerFor(state.id, stepOf('pick'), 'right'));
-      expect(answered.json()).toMatchObject({ correct: true, credit: 0.75, result: { hintCharged: true, rawCredit: 1 } });
+      expect(answered.json()).toMatchObject({
+        correct: true,
+        credit: 0.75,
+        result: { hintCharged: true, rawCredit: 1 },
+      });
       expect(answered.json().run.timeline.at(-1)).toMatchObject({ stepId: 'pick', hintUsed: true, credit: 0.75 });
       // Opened after answering, a hint is free.
       expect((await post(state.id, 'hint', { stepId: 'pick' })).json()).toMatchObject({ charged: false, cost: 0 });
@@ -136,7 +171,12 @@ describe('the run engine with every step kind', () => {
       const written = await answer(state.id, 'bluf', answerFor(state.id, stepOf('bluf'), 'right'));
       expect(written.json()).toMatchObject({
         credit: 0.3,
-        result: { kind: 'write', autoCredit: 0.3, review: { status: 'pending' }, modelAnswer: 'TLP:AMBER APT29 is very likely behind it.' },
+        result: {
+          kind: 'write',
+          autoCredit: 0.3,
+          review: { status: 'pending' },
+          modelAnswer: 'TLP:AMBER APT29 is very likely behind it.',
+        },
       });
       const done = (await post(state.id, 'next')).json().run as RunState;
       // The briefing is unscored: 8 scored steps, 7 right and the write step's automatic share.
@@ -177,30 +217,54 @@ describe('the run engine with every step kind', () => {
       const state = await runAt('many');
       const order = shownOrder(state.id, 'many', 3);
       const multi = await answer(state.id, 'many', { selected: [order.indexOf(0)] });
-      expect(multi.json()).toMatchObject({ credit: 0.5, result: { verdict: 'partial', rightPicked: 1, wrongPicked: 0, rightCount: 2 } });
+      expect(multi.json()).toMatchObject({
+        credit: 0.5,
+        result: { verdict: 'partial', rightPicked: 1, wrongPicked: 0, rightCount: 2 },
+      });
       await post(state.id, 'next');
 
       const rankOrder = shownOrder(state.id, 'order', 3);
       const reversed = await answer(state.id, 'order', { order: [2, 1, 0].map((file) => rankOrder.indexOf(file)) });
-      expect(reversed.json()).toMatchObject({ credit: 0, result: { discordantPairs: 3, totalPairs: 3, items: [{ text: 'First' }, { text: 'Second' }, { text: 'Third' }] } });
+      expect(reversed.json()).toMatchObject({
+        credit: 0,
+        result: {
+          discordantPairs: 3,
+          totalPairs: 3,
+          items: [{ text: 'First' }, { text: 'Second' }, { text: 'Third' }],
+        },
+      });
       await post(state.id, 'next');
 
       const estimate = await answer(state.id, 'guess', { term: 'roughly-even-chance', confidence: 'low' });
-      expect(estimate.json()).toMatchObject({ credit: 0.5, result: { accept: ['likely', 'very-likely'], outcome: true, distance: 1 } });
+      expect(estimate.json()).toMatchObject({
+        credit: 0.5,
+        result: { accept: ['likely', 'very-likely'], outcome: true, distance: 1 },
+      });
       // Under the below branch's credit (0.5 is not under 0.5): the ordinary next step.
       expect(((await post(state.id, 'next')).json().run as RunState).currentStep?.id).toBe('grade');
 
       const graded = await answer(state.id, 'grade', { reliability: 'F', credibility: 3 });
       expect(graded.json()).toMatchObject({
         credit: 0.5,
-        result: { reliability: { given: 'F', key: 'C', verdict: 'wrong' }, credibility: { given: 3, key: 3, verdict: 'right' } },
+        result: {
+          reliability: { given: 'F', key: 'C', verdict: 'wrong' },
+          credibility: { given: 3, key: 3, verdict: 'right' },
+        },
       });
     });
 
     it('ends early over the best path, so ending never inflates the percent', async () => {
       const state = await runAt('order');
       const ended = (await post(state.id, 'end')).json().run as RunState;
-      expect(ended).toMatchObject({ status: 'ended', scoreThousandths: 2000, playedSteps: 2, bestPathSteps: 8, percentBase: 8, scorePercent: 25, result: '-' });
+      expect(ended).toMatchObject({
+        status: 'ended',
+        scoreThousandths: 2000,
+        playedSteps: 2,
+        bestPathSteps: 8,
+        percentBase: 8,
+        scorePercent: 25,
+        result: '-',
+      });
     });
   });
 });

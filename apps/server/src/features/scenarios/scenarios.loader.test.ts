@@ -64,7 +64,10 @@ describe('loading the built-in scenario library', () => {
   it('updates a scenario whose file changed, by id', async () => {
     await load();
     const file = path.join(dir, 'invoice-phish.yaml');
-    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('name: Fixture invoice phish', 'name: Renamed invoice phish'));
+    fs.writeFileSync(
+      file,
+      fs.readFileSync(file, 'utf8').replace('name: Fixture invoice phish', 'name: Renamed invoice phish'),
+    );
     const result = await load();
     expect(result.updated).toEqual(['fixture-invoice-phish']);
     const stored = await row('fixture-invoice-phish');
@@ -75,7 +78,11 @@ describe('loading the built-in scenario library', () => {
   it('keeps a scenario an admin deleted deleted, even when its file changes', async () => {
     await load();
     const admin = await t.userWithSession('admin');
-    const deleted = await t.request({ method: 'DELETE', url: '/api/sim/delete-scenario/fixture-usb-insider', cookie: admin.cookie });
+    const deleted = await t.request({
+      method: 'DELETE',
+      url: '/api/sim/delete-scenario/fixture-usb-insider',
+      cookie: admin.cookie,
+    });
     expect(deleted.statusCode).toBe(200);
     const file = path.join(dir, 'usb-insider.json');
     fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('"difficulty": 3', '"difficulty": 4'));
@@ -92,13 +99,22 @@ describe('loading the built-in scenario library', () => {
       path.join(dir, 'broken.yaml'),
       'id: broken-one\nname: Broken\ntype: Phishing\ndifficulty: 9\ndescription: x\nsteps:\n  - id: a\n    title: A\n    description: A\n    options: [One, Two]\n    correct_option: 5\n',
     );
-    fs.writeFileSync(path.join(dir, 'no-id.yaml'), fs.readFileSync(path.join(dir, 'invoice-phish.yaml'), 'utf8').replace(/^id: .*$/m, ''));
+    fs.writeFileSync(
+      path.join(dir, 'no-id.yaml'),
+      fs.readFileSync(path.join(dir, 'invoice-phish.yaml'), 'utf8').replace(/^id: .*$/m, ''),
+    );
 
     const result = await load();
     expect(result.loaded).toBe(2);
     expect(result.skipped).toEqual([
       // Every layer at once: the bad difficulty and the step's out-of-range correct option.
-      { file: 'broken.yaml', problems: ['difficulty: must be at most 5, found the number 9', 'steps[0].correct_option: 5 is out of range (2 options)'] },
+      {
+        file: 'broken.yaml',
+        problems: [
+          'difficulty: must be at most 5, found the number 9',
+          'steps[0].correct_option: 5 is out of range (2 options)',
+        ],
+      },
       { file: 'no-id.yaml', problems: ['id: is required in a built-in scenario'] },
     ]);
     expect(warnings.map((warning) => (warning.details as { file: string }).file)).toEqual([
@@ -111,7 +127,9 @@ describe('loading the built-in scenario library', () => {
   it('skips a second file with an id already used by another file', async () => {
     fs.copyFileSync(path.join(dir, 'usb-insider.json'), path.join(dir, 'zz-copy.json'));
     const result = await load();
-    expect(result.skipped).toEqual([{ file: 'zz-copy.json', problems: ['id: "fixture-usb-insider" is already used by usb-insider.json'] }]);
+    expect(result.skipped).toEqual([
+      { file: 'zz-copy.json', problems: ['id: "fixture-usb-insider" is already used by usb-insider.json'] },
+    ]);
   });
 
   it('never overwrites an uploaded scenario that holds the same id', async () => {

@@ -45,7 +45,14 @@ export async function loadBuiltinScenarios(
   dir: string = BUILTIN_SCENARIOS_DIR,
   log: ScenarioLoadLogger = consoleLogger,
 ): Promise<BuiltinLoadResult> {
-  const result: BuiltinLoadResult = { loaded: 0, inserted: [], updated: [], unchanged: [], keptDeleted: [], skipped: [] };
+  const result: BuiltinLoadResult = {
+    loaded: 0,
+    inserted: [],
+    updated: [],
+    unchanged: [],
+    keptDeleted: [],
+    skipped: [],
+  };
   const skip = (file: string, problems: string[]) => {
     result.skipped.push({ file, problems });
     log.warn({ file: path.join(dir, file), problems }, 'built-in scenario skipped: the file fails the scenario checks');
@@ -94,7 +101,14 @@ export async function loadBuiltinScenarios(
     });
   }
 
-  const states = new Map((await findScenarioStates(db, checked.map(({ scenario }) => scenario.id))).map((state) => [state.id, state]));
+  const states = new Map(
+    (
+      await findScenarioStates(
+        db,
+        checked.map(({ scenario }) => scenario.id),
+      )
+    ).map((state) => [state.id, state]),
+  );
   const now = nowIso();
   for (const { file, scenario, contentHash } of checked) {
     const state = states.get(scenario.id);

@@ -45,7 +45,8 @@ export const scenariosRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
         tags: ['scenarios'],
         operationId: 'listScenarios',
         summary: 'List scenarios',
-        description: 'Every published scenario with its step count; `recommended` when it matches the platform difficulty.',
+        description:
+          'Every published scenario with its step count; `recommended` when it matches the platform difficulty.',
         response: { 200: scenarioListSchema },
       },
     },

@@ -49,7 +49,15 @@ export async function listScenarios(db: Db): Promise<ScenarioListItem[]> {
 
 /** `scenarios.definition` holds the checked scenario as JSON (the run engine reads the same column). */
 export function definitionOf(scenario: Scenario): ScenarioDefinition {
-  return parseStoredDefinition(scenario.definition) ?? { name: scenario.name, type: scenario.type, difficulty: scenario.difficulty, description: scenario.description, steps: [] };
+  return (
+    parseStoredDefinition(scenario.definition) ?? {
+      name: scenario.name,
+      type: scenario.type,
+      difficulty: scenario.difficulty,
+      description: scenario.description,
+      steps: [],
+    }
+  );
 }
 
 /** Admins see the whole scenario; everyone else its card (see traineeView). */
@@ -150,7 +158,11 @@ export interface UploadedScenarioFile {
  * Publishes an uploaded scenario file: checks it whole, refuses an id already taken (409; no silent
  * replacement), then keeps the original file, the scenario and the audit entry in one transaction.
  */
-export async function uploadScenario(db: Db, admin: User, upload: UploadedScenarioFile): Promise<UploadScenarioResponse> {
+export async function uploadScenario(
+  db: Db,
+  admin: User,
+  upload: UploadedScenarioFile,
+): Promise<UploadScenarioResponse> {
   if (upload.bytes.length > MAX_SCENARIO_FILE_BYTES) {
     throw uploadRefused(413, [{ path: FILE, message: 'is larger than 1 MB' }]);
   }

@@ -96,11 +96,21 @@ describe('the scenario library API', () => {
     });
 
     it('follows the platform difficulty an admin sets', async () => {
-      await t.request({ method: 'PUT', url: '/api/settings/difficulty', cookie: admin.cookie, body: { difficulty: 2 } });
+      await t.request({
+        method: 'PUT',
+        url: '/api/settings/difficulty',
+        cookie: admin.cookie,
+        body: { difficulty: 2 },
+      });
       const response = await t.request({ method: 'GET', url: '/api/sim/list', cookie: student.cookie });
       const recommended = response.json().scenarios.filter((s: { recommended: boolean }) => s.recommended);
       expect(recommended.map((s: { id: string }) => s.id)).toEqual(['fixture-invoice-phish']);
-      await t.request({ method: 'PUT', url: '/api/settings/difficulty', cookie: admin.cookie, body: { difficulty: 3 } });
+      await t.request({
+        method: 'PUT',
+        url: '/api/settings/difficulty',
+        cookie: admin.cookie,
+        body: { difficulty: 3 },
+      });
     });
 
     it('needs a signed-in user', async () => {
@@ -110,10 +120,23 @@ describe('the scenario library API', () => {
 
   describe('GET /api/sim/:id', () => {
     it("gives a trainee the scenario's card only: no step, title, hint or artifact before the run reaches it", async () => {
-      const response = await t.request({ method: 'GET', url: '/api/sim/fixture-invoice-phish', cookie: student.cookie });
+      const response = await t.request({
+        method: 'GET',
+        url: '/api/sim/fixture-invoice-phish',
+        cookie: student.cookie,
+      });
       expect(response.statusCode).toBe(200);
       const scenario = response.json();
-      expect(Object.keys(scenario).sort()).toEqual(['description', 'difficulty', 'id', 'name', 'sources', 'stepCount', 'type', 'view']);
+      expect(Object.keys(scenario).sort()).toEqual([
+        'description',
+        'difficulty',
+        'id',
+        'name',
+        'sources',
+        'stepCount',
+        'type',
+        'view',
+      ]);
       expect(scenario).toMatchObject({
         view: 'trainee',
         id: 'fixture-invoice-phish',
@@ -121,7 +144,13 @@ describe('the scenario library API', () => {
         stepCount: 4,
         sources: [{ title: 'CISA: Phishing guidance' }],
       });
-      for (const secret of ['An invoice nobody expected', 'Who else received the same message?', 'invoices-portal.example', 'correct_option', 'next_step']) {
+      for (const secret of [
+        'An invoice nobody expected',
+        'Who else received the same message?',
+        'invoices-portal.example',
+        'correct_option',
+        'next_step',
+      ]) {
         expect(response.body).not.toContain(secret);
       }
     });
@@ -130,7 +159,12 @@ describe('the scenario library API', () => {
       const response = await t.request({ method: 'GET', url: '/api/sim/fixture-invoice-phish', cookie: admin.cookie });
       expect(response.statusCode).toBe(200);
       const scenario = response.json();
-      expect(scenario).toMatchObject({ view: 'admin', origin: 'builtin', stepCount: 4, sources: [{ title: 'CISA: Phishing guidance' }] });
+      expect(scenario).toMatchObject({
+        view: 'admin',
+        origin: 'builtin',
+        stepCount: 4,
+        sources: [{ title: 'CISA: Phishing guidance' }],
+      });
       expect(scenario.steps[0].correct_option).toBe(0);
       expect(scenario.steps[0].options[0]).toEqual({
         text: 'Pull the message from every mailbox and sandbox the attachment',
@@ -154,27 +188,45 @@ describe('the scenario library API', () => {
     });
 
     it('removes the scenario from the list and from reading, with an audit entry', async () => {
-      const response = await t.request({ method: 'DELETE', url: '/api/sim/delete-scenario/doomed-scenario', cookie: admin.cookie });
+      const response = await t.request({
+        method: 'DELETE',
+        url: '/api/sim/delete-scenario/doomed-scenario',
+        cookie: admin.cookie,
+      });
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual({ ok: true });
 
       const list = await t.request({ method: 'GET', url: '/api/sim/list', cookie: admin.cookie });
       expect(list.json().scenarios.map((s: { id: string }) => s.id)).not.toContain('doomed-scenario');
-      expect((await t.request({ method: 'GET', url: '/api/sim/doomed-scenario', cookie: admin.cookie })).statusCode).toBe(404);
+      expect(
+        (await t.request({ method: 'GET', url: '/api/sim/doomed-scenario', cookie: admin.cookie })).statusCode,
+      ).toBe(404);
 
-      const audit = await t.db.selectFrom('audit_log').selectAll().where('action', '=', 'delete scenario').executeTakeFirst();
+      const audit = await t.db
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('action', '=', 'delete scenario')
+        .executeTakeFirst();
       expect(audit).toMatchObject({
         actor: admin.email,
         screen: 'Scenario Configurator',
         details: 'Deleted scenario "Doomed scenario" (doomed-scenario)',
       });
 
-      const again = await t.request({ method: 'DELETE', url: '/api/sim/delete-scenario/doomed-scenario', cookie: admin.cookie });
+      const again = await t.request({
+        method: 'DELETE',
+        url: '/api/sim/delete-scenario/doomed-scenario',
+        cookie: admin.cookie,
+      });
       expect(again.statusCode).toBe(404);
     });
 
     it('is for admins only', async () => {
-      const other = await t.request({ method: 'DELETE', url: '/api/sim/delete-scenario/fixture-usb-insider', cookie: student.cookie });
+      const other = await t.request({
+        method: 'DELETE',
+        url: '/api/sim/delete-scenario/fixture-usb-insider',
+        cookie: student.cookie,
+      });
       expect(other.statusCode).toBe(403);
       const list = await t.request({ method: 'GET', url: '/api/sim/list', cookie: student.cookie });
       expect(list.json().scenarios.map((s: { id: string }) => s.id)).toContain('fixture-usb-insider');
@@ -190,21 +242,48 @@ describe('the scenario library API', () => {
       expect(body).toMatchObject({
         filename: 'extortion.yaml',
         size: Buffer.byteLength(text),
-        scenario: { id: 'snowflake-style-extortion', name: 'Snowflake style extortion', type: 'Data Breach', difficulty: 4, stepCount: 2 },
+        scenario: {
+          id: 'snowflake-style-extortion',
+          name: 'Snowflake style extortion',
+          type: 'Data Breach',
+          difficulty: 4,
+          stepCount: 2,
+        },
       });
       expect(new Date(body.upload_time).toISOString()).toBe(body.upload_time);
 
       const list = await t.request({ method: 'GET', url: '/api/sim/list', cookie: student.cookie });
       expect(list.json().scenarios.map((s: { id: string }) => s.id)).toContain('snowflake-style-extortion');
 
-      const stored = await t.db.selectFrom('scenarios').selectAll().where('id', '=', 'snowflake-style-extortion').executeTakeFirstOrThrow();
-      expect(stored).toMatchObject({ origin: 'upload', step_count: 2, content_hash: createHash('sha256').update(text).digest('hex') });
+      const stored = await t.db
+        .selectFrom('scenarios')
+        .selectAll()
+        .where('id', '=', 'snowflake-style-extortion')
+        .executeTakeFirstOrThrow();
+      expect(stored).toMatchObject({
+        origin: 'upload',
+        step_count: 2,
+        content_hash: createHash('sha256').update(text).digest('hex'),
+      });
       expect(JSON.parse(stored.definition).id).toBe('snowflake-style-extortion');
-      const file = await t.db.selectFrom('files').selectAll().where('id', '=', stored.source_file_id!).executeTakeFirstOrThrow();
-      expect(file).toMatchObject({ purpose: 'scenario_upload', filename: 'extortion.yaml', content_type: 'application/yaml' });
+      const file = await t.db
+        .selectFrom('files')
+        .selectAll()
+        .where('id', '=', stored.source_file_id!)
+        .executeTakeFirstOrThrow();
+      expect(file).toMatchObject({
+        purpose: 'scenario_upload',
+        filename: 'extortion.yaml',
+        content_type: 'application/yaml',
+      });
       expect(Buffer.from(file.bytes).toString('utf8')).toBe(text);
 
-      const audit = await t.db.selectFrom('audit_log').selectAll().where('action', '=', 'upload scenario').orderBy('id', 'desc').executeTakeFirst();
+      const audit = await t.db
+        .selectFrom('audit_log')
+        .selectAll()
+        .where('action', '=', 'upload scenario')
+        .orderBy('id', 'desc')
+        .executeTakeFirst();
       expect(audit).toMatchObject({ actor: admin.email, screen: 'Upload Scenario' });
       expect(audit?.details).toContain('"Snowflake style extortion" (snowflake-style-extortion) from extortion.yaml');
     });
@@ -213,7 +292,10 @@ describe('the scenario library API', () => {
       const example = fs.readFileSync(new URL('../../../../web/public/scenario-example.yaml', import.meta.url));
       const response = await upload(example, { filename: 'scenario-example.yaml' });
       expect(response.statusCode).toBe(201);
-      expect(response.json()).toMatchObject({ scenario: { id: 'example-an-invoice-that-would-not-open', stepCount: 11 }, warnings: [] });
+      expect(response.json()).toMatchObject({
+        scenario: { id: 'example-an-invoice-that-would-not-open', stepCount: 11 },
+        warnings: [],
+      });
     });
 
     it('accepts a JSON file', async () => {
@@ -221,7 +303,11 @@ describe('the scenario library API', () => {
       json.id = 'json-upload-insider';
       const response = await upload(JSON.stringify(json), { filename: 'insider.json' });
       expect(response.statusCode).toBe(201);
-      expect(response.json().scenario).toMatchObject({ id: 'json-upload-insider', type: 'Insider Threat', stepCount: 2 });
+      expect(response.json().scenario).toMatchObject({
+        id: 'json-upload-insider',
+        type: 'Insider Threat',
+        stepCount: 2,
+      });
     });
 
     it('lists every problem of a file that fails the checks, and writes nothing', async () => {
@@ -253,7 +339,10 @@ describe('the scenario library API', () => {
       const big = scenarioYaml('Too big', `# ${'x'.repeat(1024 * 1024)}\n`);
       const response = await upload(big);
       expect(response.statusCode).toBe(413);
-      expect(response.json()).toMatchObject({ error: 'Upload failed. Please try again.', problems: ['(file): is larger than 1 MB'] });
+      expect(response.json()).toMatchObject({
+        error: 'Upload failed. Please try again.',
+        problems: ['(file): is larger than 1 MB'],
+      });
       expect(await counts()).toEqual(before);
     });
 
@@ -284,7 +373,9 @@ describe('the scenario library API', () => {
       const started = Date.now();
       const bombed = await upload(bomb);
       expect(bombed.statusCode).toBe(400);
-      expect(bombed.json().problems).toEqual(['(file): uses aliases (*name) too many times; write the values out instead']);
+      expect(bombed.json().problems).toEqual([
+        '(file): uses aliases (*name) too many times; write the values out instead',
+      ]);
 
       const tagged = await upload(scenarioYaml('Tagged', 'sources: !!js/function "function () { return 1 }"\n'));
       expect(tagged.statusCode).toBe(400);

@@ -13,7 +13,8 @@ export const settingsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
         tags: ['settings'],
         operationId: 'getPlatformDifficulty',
         summary: 'The platform difficulty',
-        description: 'The platform difficulty (1 to 5, default 3); the scenario picker recommends scenarios of this difficulty.',
+        description:
+          'The platform difficulty (1 to 5, default 3); the scenario picker recommends scenarios of this difficulty.',
         response: { 200: difficultySchema },
       },
     },

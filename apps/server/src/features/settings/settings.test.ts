@@ -14,8 +14,10 @@ describe('the platform difficulty', () => {
   });
   afterAll(() => t.close());
 
-  const get = (cookie?: string) => t.request({ method: 'GET', url: '/api/settings/difficulty', ...(cookie ? { cookie } : {}) });
-  const put = (body: unknown, cookie = admin.cookie) => t.request({ method: 'PUT', url: '/api/settings/difficulty', cookie, body });
+  const get = (cookie?: string) =>
+    t.request({ method: 'GET', url: '/api/settings/difficulty', ...(cookie ? { cookie } : {}) });
+  const put = (body: unknown, cookie = admin.cookie) =>
+    t.request({ method: 'PUT', url: '/api/settings/difficulty', cookie, body });
 
   it('is 3 until an admin sets it', async () => {
     const response = await get(student);
@@ -30,7 +32,12 @@ describe('the platform difficulty', () => {
     expect((await get(student)).json()).toEqual({ difficulty: 4 });
 
     expect((await put({ difficulty: 5 })).statusCode).toBe(200);
-    const audit = await t.db.selectFrom('audit_log').selectAll().where('action', '=', 'set difficulty').orderBy('id').execute();
+    const audit = await t.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'set difficulty')
+      .orderBy('id')
+      .execute();
     expect(audit.map(({ actor, details, screen }) => ({ actor, details, screen }))).toEqual([
       { actor: admin.email, details: 'Changed the platform difficulty from 3 to 4', screen: 'Difficulty Adjuster' },
       { actor: admin.email, details: 'Changed the platform difficulty from 4 to 5', screen: 'Difficulty Adjuster' },

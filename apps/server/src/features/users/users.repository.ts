@@ -22,7 +22,12 @@ export function findUserById(db: DbOrTrx, id: string): Promise<User | undefined>
 }
 
 /** Gives a pending account its role; undefined when the account is no longer pending. */
-export function approvePendingUser(trx: Trx, id: string, role: User['role'], updatedAt: string): Promise<User | undefined> {
+export function approvePendingUser(
+  trx: Trx,
+  id: string,
+  role: User['role'],
+  updatedAt: string,
+): Promise<User | undefined> {
   return trx
     .updateTable('users')
     .set({ role, updated_at: updatedAt })
@@ -92,7 +97,10 @@ function filteredUsers(db: DbOrTrx, filters: UsersListFilters) {
     );
 }
 
-type ManagedUserRow = Pick<User, 'id' | 'first_name' | 'last_name' | 'email' | 'designation' | 'role' | 'disabled' | 'locked_until' | 'created_at'>;
+type ManagedUserRow = Pick<
+  User,
+  'id' | 'first_name' | 'last_name' | 'email' | 'designation' | 'role' | 'disabled' | 'locked_until' | 'created_at'
+>;
 
 /** The lock's end while it lasts, else null (a lock whose time is up is lifted at the next sign-in). */
 export function activeLockEnd(user: Pick<User, 'locked_until'>, now = Date.now()): string | null {
@@ -117,7 +125,17 @@ export function toManagedUser(user: ManagedUserRow): ManagedUser {
 /** One page of Manage Users, filtered, sorted and paged in SQL. */
 export async function listManagedUsers(db: DbOrTrx, query: z.output<typeof usersListQuerySchema>): Promise<UsersPage> {
   const { sort, dir, page, pageSize } = query;
-  const columns = ['id', 'first_name', 'last_name', 'email', 'designation', 'role', 'disabled', 'locked_until', 'created_at'] as const;
+  const columns = [
+    'id',
+    'first_name',
+    'last_name',
+    'email',
+    'designation',
+    'role',
+    'disabled',
+    'locked_until',
+    'created_at',
+  ] as const;
   let rowsQuery = filteredUsers(db, query).select(columns);
   // People sort names the way they read them, not by byte value, so text columns compare lower-cased.
   if (sort === 'name') {
@@ -130,8 +148,14 @@ export async function listManagedUsers(db: DbOrTrx, query: z.output<typeof users
     rowsQuery = rowsQuery.orderBy(sort, dir);
   }
   const [rows, count] = await Promise.all([
-    rowsQuery.orderBy('id', dir).limit(pageSize).offset((page - 1) * pageSize).execute(),
-    filteredUsers(db, query).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow(),
+    rowsQuery
+      .orderBy('id', dir)
+      .limit(pageSize)
+      .offset((page - 1) * pageSize)
+      .execute(),
+    filteredUsers(db, query)
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow(),
   ]);
   return { items: rows.map(toManagedUser), total: Number(count.count), page, pageSize };
 }
@@ -172,7 +196,11 @@ export async function dashboardCounts(
         .where('role', '!=', 'pending')
         .where('disabled', '=', 0)
         .as('active_users'),
-      eb.selectFrom('runs').select(eb.fn.countAll<number>().as('c')).where('started_at', '>=', since.weekStart).as('runs_this_week'),
+      eb
+        .selectFrom('runs')
+        .select(eb.fn.countAll<number>().as('c'))
+        .where('started_at', '>=', since.weekStart)
+        .as('runs_this_week'),
       eb
         .selectFrom('login_events')
         .select(eb.fn.countAll<number>().as('c'))
@@ -246,7 +274,11 @@ export async function upsertAdmin(db: DbOrTrx, user: NewUser): Promise<void> {
 }
 
 /** Lifts a lock and re-enables the account; with a hash, sets that password too. */
-export async function restoreAccess(db: DbOrTrx, id: string, fields: { passwordHash?: string; now: string }): Promise<void> {
+export async function restoreAccess(
+  db: DbOrTrx,
+  id: string,
+  fields: { passwordHash?: string; now: string },
+): Promise<void> {
   await db
     .updateTable('users')
     .set({

@@ -63,7 +63,10 @@ const MANAGE_SCREEN = 'Manage Users';
 const yesNo = (flag: number) => (flag === 1 ? 'yes' : 'no');
 
 /** 'role: student → admin; disabled: no → yes' — what an edit changed, for the audit trail. */
-function describeChanges(before: User, after: Pick<User, 'first_name' | 'last_name' | 'designation' | 'role' | 'disabled'>): string[] {
+function describeChanges(
+  before: User,
+  after: Pick<User, 'first_name' | 'last_name' | 'designation' | 'role' | 'disabled'>,
+): string[] {
   const changes: string[] = [];
   const text = (label: string, from: string, to: string) => {
     if (from !== to) changes.push(`${label}: "${from}" → "${to}"`);
@@ -72,7 +75,8 @@ function describeChanges(before: User, after: Pick<User, 'first_name' | 'last_na
   text('last name', before.last_name, after.last_name);
   text('designation', before.designation, after.designation);
   if (before.role !== after.role) changes.push(`role: ${before.role} → ${after.role}`);
-  if (before.disabled !== after.disabled) changes.push(`disabled: ${yesNo(before.disabled)} → ${yesNo(after.disabled)}`);
+  if (before.disabled !== after.disabled)
+    changes.push(`disabled: ${yesNo(before.disabled)} → ${yesNo(after.disabled)}`);
   return changes;
 }
 
@@ -82,7 +86,12 @@ function describeChanges(before: User, after: Pick<User, 'first_name' | 'last_na
  * Disabling ends the user's sessions (and their notification streams at once); enabling clears the failed
  * sign-in count and any lock.
  */
-export async function updateUser(db: Db, actor: User, id: string, input: z.output<typeof updateUserInputSchema>): Promise<User> {
+export async function updateUser(
+  db: Db,
+  actor: User,
+  id: string,
+  input: z.output<typeof updateUserInputSchema>,
+): Promise<User> {
   let disabled = false;
   const updated = await db.transaction().execute(async (trx) => {
     const touchesAdminRights = input.role !== undefined || input.disabled !== undefined;

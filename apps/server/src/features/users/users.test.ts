@@ -83,8 +83,20 @@ describe('GET /api/users', () => {
 
   beforeEach(async () => {
     await t.createUser({ email: 'carol@example.com', first_name: 'Carol', last_name: 'Zhu', designation: 'SOC Lead' });
-    await t.createUser({ email: 'bob@example.com', first_name: 'bob', last_name: 'Young', designation: 'Hunter', disabled: 1 });
-    await t.createUser({ email: 'dan@example.com', first_name: 'Dan', last_name: 'Xu', designation: '100%_sure', role: 'admin' });
+    await t.createUser({
+      email: 'bob@example.com',
+      first_name: 'bob',
+      last_name: 'Young',
+      designation: 'Hunter',
+      disabled: 1,
+    });
+    await t.createUser({
+      email: 'dan@example.com',
+      first_name: 'Dan',
+      last_name: 'Xu',
+      designation: '100%_sure',
+      role: 'admin',
+    });
     await t.createUser({ email: 'pat@example.com', first_name: 'Pat', last_name: 'Pending', role: 'pending' });
   });
 
@@ -92,7 +104,13 @@ describe('GET /api/users', () => {
     const page = await list('');
     expect(emails(page)).toEqual(['boss@example.com', 'bob@example.com', 'carol@example.com', 'dan@example.com']);
     expect(page.total).toBe(4);
-    expect(page.items[1]).toMatchObject({ firstName: 'bob', lastName: 'Young', role: 'student', disabled: true, designation: 'Hunter' });
+    expect(page.items[1]).toMatchObject({
+      firstName: 'bob',
+      lastName: 'Young',
+      role: 'student',
+      disabled: true,
+      designation: 'Hunter',
+    });
   });
 
   it('searches name, email and designation case-insensitively, with % and _ taken literally', async () => {
@@ -117,7 +135,11 @@ describe('GET /api/users', () => {
       'bob@example.com',
     ]);
     expect(emails(await list('sort=status&dir=desc'))[0]).toBe('bob@example.com');
-    expect(emails(await list('sort=role&dir=asc')).slice(0, 2).sort()).toEqual(['boss@example.com', 'dan@example.com']);
+    expect(
+      emails(await list('sort=role&dir=asc'))
+        .slice(0, 2)
+        .sort(),
+    ).toEqual(['boss@example.com', 'dan@example.com']);
     expect(emails(await list('sort=designation&dir=asc'))[0]).toBe('dan@example.com');
     const second = await list('sort=email&dir=asc&page=2&pageSize=3');
     expect(emails(second)).toEqual(['dan@example.com']);
@@ -149,7 +171,7 @@ describe('PATCH /api/users/:id', () => {
     expect(entry!.details).toBe('Edited sam@example.com: first name: "Sam" → "Samuel"; role: student → admin');
   });
 
-  it('disabling ends the user\'s sessions; enabling clears the failed sign-in count', async () => {
+  it("disabling ends the user's sessions; enabling clears the failed sign-in count", async () => {
     const student = await t.userWithSession('student');
     const disabled = await patch(student.user.id, { disabled: true });
     expect(disabled.statusCode).toBe(200);
@@ -169,12 +191,15 @@ describe('PATCH /api/users/:id', () => {
     const lockedUntil = new Date(Date.now() + 10 * 60_000).toISOString();
     const locked = await t.createUser({ email: 'locked@example.com', failed_attempts: 3, locked_until: lockedUntil });
     const list = await t.request({ method: 'GET', url: '/api/users?search=locked%40', cookie: admin.cookie });
-    expect(list.json().items).toEqual([expect.objectContaining({ email: 'locked@example.com', disabled: true, lockedUntil })]);
+    expect(list.json().items).toEqual([
+      expect.objectContaining({ email: 'locked@example.com', disabled: true, lockedUntil }),
+    ]);
     const blocked = await t.request({ method: 'GET', url: '/api/users?status=disabled', cookie: admin.cookie });
     expect(blocked.json().items.map((user: ManagedUser) => user.email)).toEqual(['locked@example.com']);
     const stats = await t.request({ method: 'GET', url: '/api/users/stats', cookie: admin.cookie });
     expect(stats.json()).toMatchObject({ active: 1, disabled: 1 });
-    const signIn = () => t.request({ method: 'POST', url: '/api/auth/login', body: { email: locked.email, password: PASSWORD } });
+    const signIn = () =>
+      t.request({ method: 'POST', url: '/api/auth/login', body: { email: locked.email, password: PASSWORD } });
     expect((await signIn()).statusCode).toBe(403);
 
     const lifted = await patch(locked.id, { disabled: false });
@@ -219,7 +244,7 @@ describe('PATCH /api/users/:id', () => {
     expect(await auditRows()).toHaveLength(1);
   });
 
-  it('refuses a demoted admin\'s second edit through the API even when both requests race', async () => {
+  it("refuses a demoted admin's second edit through the API even when both requests race", async () => {
     const other = await t.userWithSession('admin');
     const [first, second] = await Promise.all([
       patch(other.user.id, { role: 'student' }, admin.cookie),
@@ -227,7 +252,12 @@ describe('PATCH /api/users/:id', () => {
     ]);
     expect([first.statusCode, second.statusCode].filter((status) => status === 200)).toHaveLength(1);
     expect([403, 409]).toContain(first.statusCode === 200 ? second.statusCode : first.statusCode);
-    const activeAdmins = await t.db.selectFrom('users').select('id').where('role', '=', 'admin').where('disabled', '=', 0).execute();
+    const activeAdmins = await t.db
+      .selectFrom('users')
+      .select('id')
+      .where('role', '=', 'admin')
+      .where('disabled', '=', 0)
+      .execute();
     expect(activeAdmins).toHaveLength(1);
   });
 
@@ -310,8 +340,15 @@ describe('GET /api/users/dashboard-stats', () => {
       started_at: startedAt,
       updated_at: startedAt,
     });
-    await t.db.insertInto('runs').values([run(now), run(new Date(Date.now() - 8 * 86_400_000).toISOString())]).execute();
-    await t.request({ method: 'POST', url: '/api/auth/login', body: { email: student.email, password: 'Wrong!Pass1' } });
+    await t.db
+      .insertInto('runs')
+      .values([run(now), run(new Date(Date.now() - 8 * 86_400_000).toISOString())])
+      .execute();
+    await t.request({
+      method: 'POST',
+      url: '/api/auth/login',
+      body: { email: student.email, password: 'Wrong!Pass1' },
+    });
 
     const response = await t.request({ method: 'GET', url: '/api/users/dashboard-stats', cookie: admin.cookie });
     expect(response.statusCode).toBe(200);

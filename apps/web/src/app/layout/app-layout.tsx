@@ -1,5 +1,17 @@
 import { hasRole } from '@tradecraft/shared';
-import { ActionIcon, Anchor, AppShell, Box, Burger, Group, NavLink, ScrollArea, Text, Tooltip, VisuallyHidden } from '@mantine/core';
+import {
+  ActionIcon,
+  Anchor,
+  AppShell,
+  Box,
+  Burger,
+  Group,
+  NavLink,
+  ScrollArea,
+  Text,
+  Tooltip,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import {
   IconActivity,
@@ -183,13 +195,19 @@ export function AppLayout() {
           ))}
           {isAdmin && (
             <>
-              <SideLink item={{ to: paths.admin, label: 'Admin Panel', icon: IconShieldLock }} onNavigate={closeOnNarrow} />
+              <SideLink
+                item={{ to: paths.admin, label: 'Admin Panel', icon: IconShieldLock }}
+                onNavigate={closeOnNarrow}
+              />
               <Box pl="md" role="group" aria-label="Admin Panel">
                 {ADMIN_NAV.map((item) => (
                   <SideLink key={item.to} item={item} onNavigate={closeOnNarrow} />
                 ))}
               </Box>
-              <SideLink item={{ to: paths.upload, label: 'Upload Scenario', icon: IconFileUpload }} onNavigate={closeOnNarrow} />
+              <SideLink
+                item={{ to: paths.upload, label: 'Upload Scenario', icon: IconFileUpload }}
+                onNavigate={closeOnNarrow}
+              />
             </>
           )}
         </ScrollArea>

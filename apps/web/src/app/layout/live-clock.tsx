@@ -9,7 +9,14 @@ export function LiveClock() {
     return () => window.clearInterval(timer);
   }, []);
   return (
-    <Text component="time" dateTime={now.toISOString()} size="sm" ff="monospace" data-testid="live-clock" visibleFrom="xs">
+    <Text
+      component="time"
+      dateTime={now.toISOString()}
+      size="sm"
+      ff="monospace"
+      data-testid="live-clock"
+      visibleFrom="xs"
+    >
       {now.toLocaleTimeString()}
     </Text>
   );

@@ -26,7 +26,11 @@ export function LogoutButton() {
       // Signing out locally is still right: the session cookie is cleared or already invalid.
     }
     close();
-    notifications.show({ message: AUTH_MESSAGES.loggedOut, color: 'accent', autoClose: LOGOUT_REDIRECT_DELAY_MS + 1000 });
+    notifications.show({
+      message: AUTH_MESSAGES.loggedOut,
+      color: 'accent',
+      autoClose: LOGOUT_REDIRECT_DELAY_MS + 1000,
+    });
     window.setTimeout(() => {
       queryClient.clear();
       void navigate(paths.login, { replace: true });

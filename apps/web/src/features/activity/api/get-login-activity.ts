@@ -32,4 +32,7 @@ export function loginActivityExportUrl(
   return withQuery(`/api/logs/login-activity.${format}`, { ...filters, tz: browserTimeZone() });
 }
 
-export const LOGIN_ACTIVITY_FILENAMES = { csv: LOGIN_ACTIVITY_CSV_FILENAME, xlsx: LOGIN_ACTIVITY_XLSX_FILENAME } as const;
+export const LOGIN_ACTIVITY_FILENAMES = {
+  csv: LOGIN_ACTIVITY_CSV_FILENAME,
+  xlsx: LOGIN_ACTIVITY_XLSX_FILENAME,
+} as const;

@@ -16,7 +16,12 @@ import { useServerTable } from '../../../ui/use-server-table';
 import { LOGIN_ACTIVITY_FILENAMES, loginActivityExportUrl, useLoginActivity } from '../api/get-login-activity';
 import { useLoginActivityStats } from '../api/get-login-activity-stats';
 
-const EVENT_COLORS: Record<string, string> = { login: 'green', logout: 'gray', failed_login: 'red', password_change: 'blue' };
+const EVENT_COLORS: Record<string, string> = {
+  login: 'green',
+  logout: 'gray',
+  failed_login: 'red',
+  password_change: 'blue',
+};
 
 const column = createColumnHelper<LoginEvent>();
 
@@ -42,7 +47,10 @@ const columns = [
   }),
 ];
 
-const EVENT_OPTIONS = [{ value: '', label: 'All events' }, ...LOGIN_EVENTS.map((event) => ({ value: event, label: loginEventLabel(event) }))];
+const EVENT_OPTIONS = [
+  { value: '', label: 'All events' },
+  ...LOGIN_EVENTS.map((event) => ({ value: event, label: loginEventLabel(event) })),
+];
 
 export default function UserMonitoringPage() {
   const table = useServerTable({
@@ -60,7 +68,9 @@ export default function UserMonitoringPage() {
     <Stack gap="lg">
       <div>
         <Title order={1}>User Monitoring</Title>
-        <Text c="dimmed">Sign-ins, sign-outs and failed attempts across the platform. Search by email and export what you find.</Text>
+        <Text c="dimmed">
+          Sign-ins, sign-outs and failed attempts across the platform. Search by email and export what you find.
+        </Text>
       </div>
 
       <SimpleGrid cols={{ base: 2, md: 4 }} spacing={{ base: 'xs', sm: 'md' }}>
@@ -105,7 +115,9 @@ export default function UserMonitoringPage() {
           </SimpleGrid>
           <Group justify="space-between" gap="sm">
             <Text size="sm" c="dimmed">
-              {filtered ? 'The export holds every event matching these filters.' : 'The export holds every event, newest first.'}
+              {filtered
+                ? 'The export holds every event matching these filters.'
+                : 'The export holds every event, newest first.'}
             </Text>
             <Group gap="sm">
               {(['csv', 'xlsx'] as const).map((format) => (

@@ -1,5 +1,13 @@
 import { Alert, Anchor, Button, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { IconActivity, IconAlertTriangle, IconClipboardList, IconPlayerPlay, IconShieldX, IconUserCheck, IconUsers } from '@tabler/icons-react';
+import {
+  IconActivity,
+  IconAlertTriangle,
+  IconClipboardList,
+  IconPlayerPlay,
+  IconShieldX,
+  IconUserCheck,
+  IconUsers,
+} from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { paths } from '../../../lib/paths';
 import { StatCard } from '../../../ui/stat-card';
@@ -13,7 +21,10 @@ export default function AdminDashboardPage() {
     <Stack gap="lg">
       <div>
         <Title order={1}>Admin Dashboard</Title>
-        <Text c="dimmed">What needs your attention first: registrations to approve, who is active, training this week and failed sign-ins.</Text>
+        <Text c="dimmed">
+          What needs your attention first: registrations to approve, who is active, training this week and failed
+          sign-ins.
+        </Text>
       </div>
 
       {data && data.pending > 0 && (
@@ -39,10 +50,37 @@ export default function AdminDashboardPage() {
       )}
 
       <SimpleGrid cols={{ base: 2, md: 4 }} spacing={{ base: 'xs', sm: 'md' }}>
-        <StatCard label="Pending approvals" value={data?.pending} icon={IconUserCheck} color="yellow" to={paths.pendingUsers} hint="Open Pending Approvals" />
-        <StatCard label="Active users" value={data?.activeUsers} icon={IconUsers} color="green" to={paths.manageUsers} hint="Open Manage Users" />
-        <StatCard label="Runs this week" value={data?.runsThisWeek} icon={IconPlayerPlay} to={paths.trainingProgress} hint="Since Monday · Training Progress" />
-        <StatCard label="Failed sign-ins today" value={data?.failedSignInsToday} icon={IconShieldX} color="red" to={paths.monitoring} hint="Open User Monitoring" />
+        <StatCard
+          label="Pending approvals"
+          value={data?.pending}
+          icon={IconUserCheck}
+          color="yellow"
+          to={paths.pendingUsers}
+          hint="Open Pending Approvals"
+        />
+        <StatCard
+          label="Active users"
+          value={data?.activeUsers}
+          icon={IconUsers}
+          color="green"
+          to={paths.manageUsers}
+          hint="Open Manage Users"
+        />
+        <StatCard
+          label="Runs this week"
+          value={data?.runsThisWeek}
+          icon={IconPlayerPlay}
+          to={paths.trainingProgress}
+          hint="Since Monday · Training Progress"
+        />
+        <StatCard
+          label="Failed sign-ins today"
+          value={data?.failedSignInsToday}
+          icon={IconShieldX}
+          color="red"
+          to={paths.monitoring}
+          hint="Open User Monitoring"
+        />
       </SimpleGrid>
 
       <div>
@@ -50,10 +88,20 @@ export default function AdminDashboardPage() {
           Records
         </Title>
         <Group gap="sm">
-          <Button component={Link} to={paths.monitoring} variant="default" leftSection={<IconActivity size={16} aria-hidden />}>
+          <Button
+            component={Link}
+            to={paths.monitoring}
+            variant="default"
+            leftSection={<IconActivity size={16} aria-hidden />}
+          >
             Sign-in activity
           </Button>
-          <Button component={Link} to={paths.auditLog} variant="default" leftSection={<IconClipboardList size={16} aria-hidden />}>
+          <Button
+            component={Link}
+            to={paths.auditLog}
+            variant="default"
+            leftSection={<IconClipboardList size={16} aria-hidden />}
+          >
             Audit log
           </Button>
         </Group>

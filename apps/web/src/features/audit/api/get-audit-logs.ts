@@ -6,7 +6,8 @@ import { browserTimeZone } from '../../../lib/time-zone';
 export const auditQueryKey = ['audit'] as const;
 export const AUDIT_EXPORT_FILENAME = 'audit_logs.xlsx';
 
-export const getAuditLogs = (query: AuditLogQuery) => api.get<AuditPage>(withQuery('/api/audit/logs', { ...query, tz: browserTimeZone() }));
+export const getAuditLogs = (query: AuditLogQuery) =>
+  api.get<AuditPage>(withQuery('/api/audit/logs', { ...query, tz: browserTimeZone() }));
 
 export const auditLogsQueryOptions = (query: AuditLogQuery) =>
   queryOptions({

@@ -12,8 +12,19 @@ const orDash = (value: string | null) => (value && value.trim() ? value : '-');
 // Column widths: actor 150 and timestamp 200 as on the other logs; the others fit their text.
 const columns = [
   column.accessor('actor', { id: 'actor', header: 'Actor', size: 150, cell: (info) => orDash(info.getValue()) }),
-  column.accessor('action', { id: 'action', header: 'Action', size: 160, cell: (info) => capitaliseAction(info.getValue()) }),
-  column.accessor('details', { id: 'details', header: 'Details', size: 340, cell: (info) => orDash(info.getValue()), meta: { wrap: true } }),
+  column.accessor('action', {
+    id: 'action',
+    header: 'Action',
+    size: 160,
+    cell: (info) => capitaliseAction(info.getValue()),
+  }),
+  column.accessor('details', {
+    id: 'details',
+    header: 'Details',
+    size: 340,
+    cell: (info) => orDash(info.getValue()),
+    meta: { wrap: true },
+  }),
   column.accessor('screen', { id: 'screen', header: 'Screen', size: 160, cell: (info) => orDash(info.getValue()) }),
   column.accessor('timestamp', {
     id: 'timestamp',
@@ -49,7 +60,9 @@ export default function AuditLogPage() {
     <Stack gap="lg">
       <div>
         <Title order={1}>Audit Log</Title>
-        <Text c="dimmed">Every admin action, who took it and when. Filter, sort, and download a date range as a spreadsheet.</Text>
+        <Text c="dimmed">
+          Every admin action, who took it and when. Filter, sort, and download a date range as a spreadsheet.
+        </Text>
       </div>
 
       <Paper withBorder radius="md" p="md">

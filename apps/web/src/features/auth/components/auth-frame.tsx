@@ -20,8 +20,8 @@ export function AuthFrame({ title, children }: { title: string; children: ReactN
             Train like a real analyst.
           </Title>
           <Text c="dimmed">
-            Work branching cases built from real threat reports, dark-web chatter and intel feeds. Every decision
-            gets immediate feedback, a score and its MITRE ATT&amp;CK technique.
+            Work branching cases built from real threat reports, dark-web chatter and intel feeds. Every decision gets
+            immediate feedback, a score and its MITRE ATT&amp;CK technique.
           </Text>
           <List
             spacing={6}

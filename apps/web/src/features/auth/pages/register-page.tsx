@@ -1,9 +1,4 @@
-import {
-  AUTH_MESSAGES,
-  PASSWORD_RULE_MESSAGE,
-  meetsPasswordRule,
-  registerInputSchema,
-} from '@tradecraft/shared';
+import { AUTH_MESSAGES, PASSWORD_RULE_MESSAGE, meetsPasswordRule, registerInputSchema } from '@tradecraft/shared';
 import { Alert, Anchor, Button, PasswordInput, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import type { FormEvent } from 'react';

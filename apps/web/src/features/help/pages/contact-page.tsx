@@ -35,7 +35,12 @@ export default function ContactPage() {
             <Text>
               To report a problem, ask a question or suggest an improvement, open an issue in the project&apos;s public
               code repository:{' '}
-              <Anchor href={meta.data.repositoryUrl} target="_blank" rel="noopener noreferrer" style={{ overflowWrap: 'anywhere' }}>
+              <Anchor
+                href={meta.data.repositoryUrl}
+                target="_blank"
+                rel="noopener noreferrer"
+                style={{ overflowWrap: 'anywhere' }}
+              >
                 {meta.data.repositoryUrl}
               </Anchor>
               .

@@ -41,8 +41,8 @@ export default function HelpPage() {
             About MITRE ATT&amp;CK
           </Title>
           <Text size="sm">
-            Scenario steps are mapped to MITRE ATT&amp;CK® Enterprise, release {ATTACK_VERSION}, which ships with the range.
-            ATT&amp;CK® is a registered trademark of The MITRE Corporation.
+            Scenario steps are mapped to MITRE ATT&amp;CK® Enterprise, release {ATTACK_VERSION}, which ships with the
+            range. ATT&amp;CK® is a registered trademark of The MITRE Corporation.
           </Text>
           <Text size="sm" c="dimmed">
             {ATTACK_NOTICE}
@@ -54,7 +54,11 @@ export default function HelpPage() {
             {' · '}
             <Anchor href="https://attack.mitre.org/" target="_blank" rel="noopener noreferrer">
               attack.mitre.org
-              <IconExternalLink size={14} aria-label="(opens in a new tab)" style={{ marginLeft: 2, verticalAlign: 'text-top' }} />
+              <IconExternalLink
+                size={14}
+                aria-label="(opens in a new tab)"
+                style={{ marginLeft: 2, verticalAlign: 'text-top' }}
+              />
             </Anchor>
           </Text>
         </Stack>

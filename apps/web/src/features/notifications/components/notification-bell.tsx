@@ -1,5 +1,17 @@
 import { hasRole } from '@tradecraft/shared';
-import { ActionIcon, Anchor, Button, Divider, Indicator, Popover, ScrollArea, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import {
+  ActionIcon,
+  Anchor,
+  Button,
+  Divider,
+  Indicator,
+  Popover,
+  ScrollArea,
+  Stack,
+  Text,
+  Title,
+  VisuallyHidden,
+} from '@mantine/core';
 import { IconBell } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
@@ -67,7 +79,15 @@ export function NotificationBell() {
   const nothing = items.length === 0 && scenarioNews === 0;
 
   return (
-    <Indicator label={unread > 99 ? '99+' : unread} size={18} color="red" disabled={unread === 0} offset={6} zIndex={2} inline>
+    <Indicator
+      label={unread > 99 ? '99+' : unread}
+      size={18}
+      color="red"
+      disabled={unread === 0}
+      offset={6}
+      zIndex={2}
+      inline
+    >
       <Popover
         opened={opened}
         onChange={(next) => {

@@ -11,5 +11,8 @@ export function uploadProfilePhoto(file: File) {
 
 export function useUploadProfilePhoto() {
   const queryClient = useQueryClient();
-  return useMutation({ mutationFn: uploadProfilePhoto, onSuccess: (profile) => applySavedProfile(queryClient, profile) });
+  return useMutation({
+    mutationFn: uploadProfilePhoto,
+    onSuccess: (profile) => applySavedProfile(queryClient, profile),
+  });
 }

@@ -1,9 +1,4 @@
-import {
-  PROFILE_MESSAGES,
-  profilePhotoProblem,
-  updateProfileInputSchema,
-  type Profile,
-} from '@tradecraft/shared';
+import { PROFILE_MESSAGES, profilePhotoProblem, updateProfileInputSchema, type Profile } from '@tradecraft/shared';
 import {
   Alert,
   Button,
@@ -30,7 +25,6 @@ import { UserAvatar } from '../components/user-avatar';
 const SAVED_MESSAGE_MS = 3000;
 const ACCEPT = 'image/png,image/jpeg,image/webp,image/gif';
 
-
 function ProfilePhoto({ profile }: { profile: Profile }) {
   const upload = useUploadProfilePhoto();
   const [problem, setProblem] = useState<string | null>(null);
@@ -49,7 +43,12 @@ function ProfilePhoto({ profile }: { profile: Profile }) {
       <UserAvatar user={profile} size={144} alt="Your profile picture" data-testid="profile-photo" />
       <FileButton onChange={choose} accept={ACCEPT}>
         {(props) => (
-          <Button {...props} variant="light" leftSection={<IconPhotoUp size={18} aria-hidden />} loading={upload.isPending}>
+          <Button
+            {...props}
+            variant="light"
+            leftSection={<IconPhotoUp size={18} aria-hidden />}
+            loading={upload.isPending}
+          >
             Upload picture
           </Button>
         )}

@@ -3,7 +3,8 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { progressQueryKey } from './get-user-progress';
 
-export const getRunReport = (runId: string) => api.get<RunReport>(`/api/progress/runs/${encodeURIComponent(runId)}/report`);
+export const getRunReport = (runId: string) =>
+  api.get<RunReport>(`/api/progress/runs/${encodeURIComponent(runId)}/report`);
 
 export const runReportQueryOptions = (runId: string) =>
   queryOptions({ queryKey: [...progressQueryKey, 'report', runId], queryFn: () => getRunReport(runId) });

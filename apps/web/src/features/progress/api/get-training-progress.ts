@@ -23,4 +23,7 @@ export function useTrainingProgress(query: TrainingProgressQuery) {
 export const trainingProgressExportUrl = (search: string, format: 'csv' | 'xlsx') =>
   withQuery(`/api/progress/all.${format}`, { search: search.trim() });
 
-export const TRAINING_PROGRESS_FILENAMES = { csv: TRAINING_PROGRESS_CSV_FILENAME, xlsx: TRAINING_PROGRESS_XLSX_FILENAME } as const;
+export const TRAINING_PROGRESS_FILENAMES = {
+  csv: TRAINING_PROGRESS_CSV_FILENAME,
+  xlsx: TRAINING_PROGRESS_XLSX_FILENAME,
+} as const;

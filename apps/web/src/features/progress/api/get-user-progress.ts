@@ -5,7 +5,8 @@ import { api } from '../../../lib/api-client';
 /** Every query of this feature starts with this key. */
 export const progressQueryKey = ['progress'] as const;
 
-export const getUserProgress = (email: string) => api.get<UserProgress>(`/api/progress/user/${encodeURIComponent(email)}`);
+export const getUserProgress = (email: string) =>
+  api.get<UserProgress>(`/api/progress/user/${encodeURIComponent(email)}`);
 
 export const userProgressQueryOptions = (email: string) =>
   queryOptions({ queryKey: [...progressQueryKey, 'user', email], queryFn: () => getUserProgress(email) });

@@ -50,11 +50,23 @@ function ReliabilityDiagram({ calibration }: { calibration: Calibration }) {
       <text x={SIZE / 2} y={SIZE - 4} textAnchor="middle" className={classes.axisText}>
         Stated probability (%)
       </text>
-      <text x={10} y={SIZE / 2} textAnchor="middle" transform={`rotate(-90 10 ${SIZE / 2})`} className={classes.axisText}>
+      <text
+        x={10}
+        y={SIZE / 2}
+        textAnchor="middle"
+        transform={`rotate(-90 10 ${SIZE / 2})`}
+        className={classes.axisText}
+      >
         Observed frequency (%)
       </text>
       {calibration.reliability.map((row) => (
-        <circle key={row.term} cx={at(row.probability)} cy={atY(row.observedFrequency)} r={4 + 6 * Math.sqrt(row.count / most)} className={classes.point}>
+        <circle
+          key={row.term}
+          cx={at(row.probability)}
+          cy={atY(row.observedFrequency)}
+          r={4 + 6 * Math.sqrt(row.count / most)}
+          className={classes.point}
+        >
           <title>{`${row.label}: said ${Math.round(row.probability * 100)} %, true ${Math.round(row.observedFrequency * 100)} % of ${row.count}`}</title>
         </circle>
       ))}
@@ -72,7 +84,9 @@ export function CalibrationPanel({ calibration, own }: { calibration: Calibratio
         </Title>
         {calibration.brierScore === null ? (
           <Text c="dimmed">
-            {own ? 'No estimate yet. Estimate steps ask how likely something is; your calibration appears here after the first one.' : 'No estimate has been recorded yet.'}
+            {own
+              ? 'No estimate yet. Estimate steps ask how likely something is; your calibration appears here after the first one.'
+              : 'No estimate has been recorded yet.'}
           </Text>
         ) : (
           <>
@@ -81,18 +95,25 @@ export function CalibrationPanel({ calibration, own }: { calibration: Calibratio
                 Brier score {calibration.brierScore.toFixed(3)}
               </Text>
               <Text size="sm">
-                over {calibration.estimates} {calibration.estimates === 1 ? 'estimate' : 'estimates'}: {brierWords(calibration.brierScore)}.
+                over {calibration.estimates} {calibration.estimates === 1 ? 'estimate' : 'estimates'}:{' '}
+                {brierWords(calibration.brierScore)}.
               </Text>
             </Group>
             <Text size="sm" c="dimmed">
-              The mean of (stated probability - what happened)² over first answers: 0 is perfect, 1 is always certain and always wrong.
+              The mean of (stated probability - what happened)² over first answers: 0 is perfect, 1 is always certain
+              and always wrong.
             </Text>
             <Group align="flex-start" gap="lg" wrap="wrap">
               <ReliabilityDiagram calibration={calibration} />
-              <Table.ScrollContainer minWidth={300} style={{ flex: '1 1 300px' }} scrollAreaProps={focusableScroll('Calibration per term')}>
+              <Table.ScrollContainer
+                minWidth={300}
+                style={{ flex: '1 1 300px' }}
+                scrollAreaProps={focusableScroll('Calibration per term')}
+              >
                 <Table withTableBorder fz="sm" verticalSpacing={4}>
                   <Table.Caption style={{ captionSide: 'top', textAlign: 'left', marginTop: 0 }}>
-                    Per term: how often you used it, what it states, and how often the statement came true. On the diagonal means calibrated.
+                    Per term: how often you used it, what it states, and how often the statement came true. On the
+                    diagonal means calibrated.
                   </Table.Caption>
                   <Table.Thead>
                     <Table.Tr>

@@ -9,7 +9,15 @@ export function formatAnswerTime(milliseconds: number | null): string {
 }
 
 /** Each decision of a run in order (its kind, answer, credit and feedback), under the heading 'Decision Timeline'. */
-export function DecisionTimeline({ id, timeline, scenarioName }: { id: string; timeline: ProgressDecision[]; scenarioName: string }) {
+export function DecisionTimeline({
+  id,
+  timeline,
+  scenarioName,
+}: {
+  id: string;
+  timeline: ProgressDecision[];
+  scenarioName: string;
+}) {
   const headingId = `${id}-heading`;
   return (
     <Stack gap="xs" id={id} aria-labelledby={headingId} role="region">

@@ -50,7 +50,9 @@ function Summary({ progress }: { progress: UserProgress }) {
       <SummaryCard
         label="Pass rate"
         value={percentText(summary.passRatePercent)}
-        detail={summary.passRatePercent === null ? 'No completed runs yet' : `${summary.runsPassed} passed at 70% or more`}
+        detail={
+          summary.passRatePercent === null ? 'No completed runs yet' : `${summary.runsPassed} passed at 70% or more`
+        }
       />
       <SummaryCard
         label="Average score"
@@ -102,7 +104,9 @@ function Recommendations({ progress }: { progress: UserProgress }) {
         Recommended next
       </Title>
       {progress.recommendations.length === 0 ? (
-        <Text c="dimmed">You have completed every scenario in the library. New scenarios will appear here when they are published.</Text>
+        <Text c="dimmed">
+          You have completed every scenario in the library. New scenarios will appear here when they are published.
+        </Text>
       ) : (
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md">
           {progress.recommendations.map((scenario) => (
@@ -223,7 +227,13 @@ function RunsTable({ runs }: { runs: ProgressRun[] }) {
           <Text size="sm" c="dimmed" className="tabular-nums">
             Runs {(page - 1) * PAGE_SIZE + 1}–{Math.min(page * PAGE_SIZE, runs.length)} of {runs.length}
           </Text>
-          <Pagination total={pages} value={page} onChange={setPage} size="sm" getControlProps={(control) => ({ 'aria-label': `${control} page` })} />
+          <Pagination
+            total={pages}
+            value={page}
+            onChange={setPage}
+            size="sm"
+            getControlProps={(control) => ({ 'aria-label': `${control} page` })}
+          />
         </Group>
       )}
     </Stack>
@@ -277,7 +287,11 @@ export default function DashboardPage() {
       {progress.isPending ? (
         <DashboardSkeleton />
       ) : progress.isError ? (
-        <LoadError title="Your progress could not be loaded" error={progress.error} onRetry={() => void progress.refetch()} />
+        <LoadError
+          title="Your progress could not be loaded"
+          error={progress.error}
+          onRetry={() => void progress.refetch()}
+        />
       ) : (
         <>
           <Summary progress={progress.data} />

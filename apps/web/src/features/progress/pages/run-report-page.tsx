@@ -1,5 +1,6 @@
 import {
-  formatCredit,  DIFFICULTY_LABELS,
+  formatCredit,
+  DIFFICULTY_LABELS,
   formatDuration,
   formatScorePercent,
   SKILL_LABELS,
@@ -76,7 +77,12 @@ function Header({ report }: { report: RunReport }) {
           </Group>
         </div>
         <Group gap="xs" className="no-print">
-          <Button variant="default" component={Link} to={paths.dashboard} leftSection={<IconArrowLeft size={16} aria-hidden />}>
+          <Button
+            variant="default"
+            component={Link}
+            to={paths.dashboard}
+            leftSection={<IconArrowLeft size={16} aria-hidden />}
+          >
             Dashboard
           </Button>
           <Button onClick={() => window.print()} leftSection={<IconPrinter size={16} aria-hidden />}>
@@ -98,11 +104,14 @@ function Header({ report }: { report: RunReport }) {
           <Fact label="Duration">{formatDuration(run.durationSeconds)}</Fact>
           <Fact label="Started">{dateTime(run.startedAt)}</Fact>
           <Fact label="Trainee">
-            <span className={classes.breakAnywhere}>{`${trainee.firstName} ${trainee.lastName}`.trim() || trainee.email}</span>
+            <span className={classes.breakAnywhere}>
+              {`${trainee.firstName} ${trainee.lastName}`.trim() || trainee.email}
+            </span>
           </Fact>
         </SimpleGrid>
         <Text size="sm" c="dimmed" mt="sm">
-          {run.correctCount} with full credit and {run.incorrectCount} with less {run.correctCount + run.incorrectCount === 1 ? 'answer' : 'answers'}
+          {run.correctCount} with full credit and {run.incorrectCount} with less{' '}
+          {run.correctCount + run.incorrectCount === 1 ? 'answer' : 'answers'}
           {run.finishedAt ? `; finished ${dateTime(run.finishedAt)}` : '; not finished'}. Trainee: {trainee.email}.
         </Text>
       </Paper>
@@ -128,7 +137,9 @@ function Section({ id, title, children }: { id: string; title: string; children:
 
 function Sources({ report }: { report: RunReport }) {
   if (report.scenario.sources.length === 0) {
-    return <Text c="dimmed">{report.scenario.known ? 'This scenario lists no sources.' : 'The sources are unknown.'}</Text>;
+    return (
+      <Text c="dimmed">{report.scenario.known ? 'This scenario lists no sources.' : 'The sources are unknown.'}</Text>
+    );
   }
   return (
     <List spacing={4}>
@@ -187,7 +198,9 @@ function DecisionCard({ decision }: { decision: ReportDecision }) {
         <dt>Answer</dt>
         <dd className={classes.preWrap}>{decision.decision}</dd>
         <dt>Key</dt>
-        <dd className={classes.preWrap}>{decision.correctAnswer ?? 'Unknown (the scenario or this step is no longer available)'}</dd>
+        <dd className={classes.preWrap}>
+          {decision.correctAnswer ?? 'Unknown (the scenario or this step is no longer available)'}
+        </dd>
         <dt>Credit</dt>
         <dd className="tabular-nums">{decisionCreditText(decision)}</dd>
         <dt>Feedback</dt>
@@ -244,8 +257,8 @@ function PractiseNext({ report }: { report: RunReport }) {
   if (report.practiseNext.length === 0) {
     return (
       <Text c="dimmed">
-        No other scenario in the library covers the techniques missed ({missed.map((technique) => technique.id).join(', ')}). Try this
-        scenario again.
+        No other scenario in the library covers the techniques missed (
+        {missed.map((technique) => technique.id).join(', ')}). Try this scenario again.
       </Text>
     );
   }

@@ -1,6 +1,28 @@
-import { hasRole, skillColor, skillComment, skillLevel, SKILL_SCALE_COLORS, type Skills, type TechniqueSkill } from '@tradecraft/shared';
+import {
+  hasRole,
+  skillColor,
+  skillComment,
+  skillLevel,
+  SKILL_SCALE_COLORS,
+  type Skills,
+  type TechniqueSkill,
+} from '@tradecraft/shared';
 import { ATTACK_NOTICE, tactics } from '@tradecraft/shared/attack';
-import { Anchor, Button, Group, Paper, Select, Skeleton, Stack, Switch, Text, ThemeIcon, Title, Tooltip, VisuallyHidden } from '@mantine/core';
+import {
+  Anchor,
+  Button,
+  Group,
+  Paper,
+  Select,
+  Skeleton,
+  Stack,
+  Switch,
+  Text,
+  ThemeIcon,
+  Title,
+  Tooltip,
+  VisuallyHidden,
+} from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconExternalLink, IconTargetArrow } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
@@ -27,7 +49,15 @@ function scopeFromValue(value: string): SkillsScope {
 }
 
 /** Admins choose whose map: their own, everyone together, or a trainee found by name or email. */
-function ScopePicker({ value, currentLabel, onChange }: { value: string; currentLabel: string; onChange: (value: string, label: string) => void }) {
+function ScopePicker({
+  value,
+  currentLabel,
+  onChange,
+}: {
+  value: string;
+  currentLabel: string;
+  onChange: (value: string, label: string) => void;
+}) {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 250);
   const [chosenLabel, setChosenLabel] = useState<Record<string, string>>({});
@@ -41,7 +71,11 @@ function ScopePicker({ value, currentLabel, onChange }: { value: string; current
       { value: ME, label: 'My own skills' },
       { value: ALL, label: 'Everyone together' },
     ];
-    const current = value !== ME && value !== ALL && !found.some((option) => option.value === value) && (chosenLabel[value] ?? currentLabel);
+    const current =
+      value !== ME &&
+      value !== ALL &&
+      !found.some((option) => option.value === value) &&
+      (chosenLabel[value] ?? currentLabel);
     return [...fixed, ...(current ? [{ value, label: current }] : []), ...found];
   }, [users.data, value, chosenLabel, currentLabel]);
 
@@ -113,7 +147,12 @@ function TechniqueCell({ technique }: { technique: TechniqueSkill }) {
           {content}
         </a>
       ) : (
-        <span className={classes.cell} style={{ background: skillColor(technique.sharePercent) }} tabIndex={0} data-technique={technique.id}>
+        <span
+          className={classes.cell}
+          style={{ background: skillColor(technique.sharePercent) }}
+          tabIndex={0}
+          data-technique={technique.id}
+        >
           {content}
         </span>
       )}
@@ -132,12 +171,21 @@ function Matrix({ skills }: { skills: Skills }) {
   return (
     <Stack gap="sm">
       <Group justify="space-between" gap="sm">
-        <Switch label="Hide tactics with no technique met" checked={hideEmpty} onChange={(event) => setHideEmpty(event.currentTarget.checked)} />
+        <Switch
+          label="Hide tactics with no technique met"
+          checked={hideEmpty}
+          onChange={(event) => setHideEmpty(event.currentTarget.checked)}
+        />
         <Text size="xs" c="dimmed">
           {shown.length} of {tactics.length} tactics in matrix order · scroll sideways for more
         </Text>
       </Group>
-      <div className={classes.scroller} role="region" aria-label="ATT&CK Enterprise matrix, scrolls sideways" tabIndex={0}>
+      <div
+        className={classes.scroller}
+        role="region"
+        aria-label="ATT&CK Enterprise matrix, scrolls sideways"
+        tabIndex={0}
+      >
         <div className={classes.matrix}>
           {shown.map(({ tactic, techniques }) => (
             <section
@@ -229,7 +277,10 @@ function AnalystSkillsSection({ skills, own }: { skills: Skills; own: boolean })
             </Text>
           </div>
           {practised && <AnalystSkillsChart skills={skills.analystSkills} />}
-          <AnalystSkillsTable skills={skills.analystSkills} emptyText={own ? 'No scored step answered yet.' : 'No scored step has been answered yet.'} />
+          <AnalystSkillsTable
+            skills={skills.analystSkills}
+            emptyText={own ? 'No scored step answered yet.' : 'No scored step has been answered yet.'}
+          />
         </Stack>
       </Paper>
       <CalibrationPanel calibration={skills.calibration} own={own} />
@@ -248,15 +299,18 @@ export default function SkillMapPage() {
   const scope = scopeFromValue(scopeValue);
   const skills = useSkills(scope);
   const scopeUser = skills.data?.scope.user;
-  const shownLabel = scope.kind === 'user' && scopeUser ? `${`${scopeUser.firstName} ${scopeUser.lastName}`.trim()} (${scopeUser.email})` : scopeLabel;
+  const shownLabel =
+    scope.kind === 'user' && scopeUser
+      ? `${`${scopeUser.firstName} ${scopeUser.lastName}`.trim()} (${scopeUser.email})`
+      : scopeLabel;
 
   return (
     <Stack gap="lg">
       <div>
         <Title order={1}>ATT&amp;CK Skill Map</Title>
         <Text c="dimmed">
-          Your analyst skills and calibration, then every ATT&amp;CK technique met in training, in its tactic columns, coloured by the share of
-          answers that were right.
+          Your analyst skills and calibration, then every ATT&amp;CK technique met in training, in its tactic columns,
+          coloured by the share of answers that were right.
         </Text>
       </div>
 
@@ -298,7 +352,11 @@ export default function SkillMapPage() {
       {skills.isPending ? (
         <Skeleton height={320} radius="md" aria-label="Loading the skill map" />
       ) : skills.isError ? (
-        <LoadError title="The skill map could not be loaded" error={skills.error} onRetry={() => void skills.refetch()} />
+        <LoadError
+          title="The skill map could not be loaded"
+          error={skills.error}
+          onRetry={() => void skills.refetch()}
+        />
       ) : skills.data.techniques.length === 0 ? (
         <EmptySkills own={scope.kind === 'me'} />
       ) : (
@@ -313,8 +371,8 @@ export default function SkillMapPage() {
           </Group>
           <Matrix skills={skills.data} />
           <Text size="sm" c="dimmed">
-            To explore the same data in MITRE&apos;s ATT&amp;CK Navigator, download the layer, open the Navigator, choose &quot;Open Existing
-            Layer&quot;, then &quot;Upload from local&quot;.{' '}
+            To explore the same data in MITRE&apos;s ATT&amp;CK Navigator, download the layer, open the Navigator,
+            choose &quot;Open Existing Layer&quot;, then &quot;Upload from local&quot;.{' '}
             <Anchor href={NAVIGATOR_URL} target="_blank" rel="noopener noreferrer" size="sm">
               ATT&amp;CK Navigator
             </Anchor>

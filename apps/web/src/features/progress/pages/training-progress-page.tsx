@@ -12,7 +12,11 @@ import { paths } from '../../../lib/paths';
 import { DataTable } from '../../../ui/data-table';
 import { DownloadButton } from '../../../ui/download-button';
 import { useServerTable } from '../../../ui/use-server-table';
-import { TRAINING_PROGRESS_FILENAMES, trainingProgressExportUrl, useTrainingProgress } from '../api/get-training-progress';
+import {
+  TRAINING_PROGRESS_FILENAMES,
+  trainingProgressExportUrl,
+  useTrainingProgress,
+} from '../api/get-training-progress';
 import { ResultBadge } from '../components/result-badge';
 
 const column = createColumnHelper<TrainingProgressItem>();
@@ -43,8 +47,18 @@ const columns = [
     meta: { align: 'right' },
     cell: (info) => formatScorePercent(info.getValue()),
   }),
-  column.accessor('result', { id: 'result', header: 'Result', size: 100, cell: (info) => <ResultBadge result={info.getValue()} /> }),
-  column.accessor('completed', { id: 'status', header: 'Status', size: 120, cell: (info) => runStatusLabel(info.getValue()) }),
+  column.accessor('result', {
+    id: 'result',
+    header: 'Result',
+    size: 100,
+    cell: (info) => <ResultBadge result={info.getValue()} />,
+  }),
+  column.accessor('completed', {
+    id: 'status',
+    header: 'Status',
+    size: 120,
+    cell: (info) => runStatusLabel(info.getValue()),
+  }),
   column.accessor('startedAt', {
     id: 'started',
     header: 'Started',
@@ -120,7 +134,10 @@ export default function TrainingProgressPage() {
     <Stack gap="lg">
       <div>
         <Title order={1}>Training Progress</Title>
-        <Text c="dimmed">Every trainee&apos;s runs: search by username, sort by any column, open a report or export the list as CSV or XLSX.</Text>
+        <Text c="dimmed">
+          Every trainee&apos;s runs: search by username, sort by any column, open a report or export the list as CSV or
+          XLSX.
+        </Text>
       </div>
 
       <Paper withBorder radius="md" p="md">
@@ -147,7 +164,9 @@ export default function TrainingProgressPage() {
           </Group>
         </Group>
         <Text size="sm" c="dimmed" mt="xs">
-          {debouncedSearch ? 'The export holds every run of the users matching this search, newest first.' : 'The export holds every run, newest first.'}
+          {debouncedSearch
+            ? 'The export holds every run of the users matching this search, newest first.'
+            : 'The export holds every run, newest first.'}
         </Text>
       </Paper>
 

@@ -9,5 +9,11 @@ export const getReview = (id: number) => api.get<ReviewDetail>(`/api/reviews/${i
 
 /** One submission with its prompt, checks, rubric and model answer. */
 export function useReview(id: number) {
-  return useQuery(queryOptions({ queryKey: reviewQueryKey(id), queryFn: () => getReview(id), enabled: Number.isInteger(id) && id > 0 }));
+  return useQuery(
+    queryOptions({
+      queryKey: reviewQueryKey(id),
+      queryFn: () => getReview(id),
+      enabled: Number.isInteger(id) && id > 0,
+    }),
+  );
 }

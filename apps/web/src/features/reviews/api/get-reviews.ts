@@ -15,7 +15,11 @@ export interface ReviewFilter {
 export const getReviews = (filter: ReviewFilter) => api.get<ReviewList>(withQuery('/api/reviews', { ...filter }));
 
 export const reviewsQueryOptions = (filter: ReviewFilter) =>
-  queryOptions({ queryKey: [...reviewsQueryKey, 'list', filter], queryFn: () => getReviews(filter), placeholderData: keepPreviousData });
+  queryOptions({
+    queryKey: [...reviewsQueryKey, 'list', filter],
+    queryFn: () => getReviews(filter),
+    placeholderData: keepPreviousData,
+  });
 
 /** The written answers waiting for (or given) a grade, filtered by status and scenario, oldest submission first. */
 export function useReviews(filter: ReviewFilter) {
@@ -26,7 +30,10 @@ export function useReviews(filter: ReviewFilter) {
 export function useReviewScenarioChoices() {
   return useQuery({
     queryKey: [...reviewsQueryKey, 'scenario-choices'],
-    queryFn: () => api.get<ScenarioList>('/api/sim/list').then((list) => list.scenarios.map((scenario) => ({ value: scenario.id, label: scenario.name }))),
+    queryFn: () =>
+      api
+        .get<ScenarioList>('/api/sim/list')
+        .then((list) => list.scenarios.map((scenario) => ({ value: scenario.id, label: scenario.name }))),
     staleTime: 60_000,
   });
 }

@@ -4,7 +4,8 @@ import { api } from '../../../lib/api-client';
 import { reviewQueryKey } from './get-review';
 import { reviewsQueryKey } from './get-reviews';
 
-export const gradeReview = (id: number, input: GradeReviewInput) => api.post<ReviewDetail>(`/api/reviews/${id}/grade`, input);
+export const gradeReview = (id: number, input: GradeReviewInput) =>
+  api.post<ReviewDetail>(`/api/reviews/${id}/grade`, input);
 
 /** Grades a submission by the rubric; the server updates the run's score and tells the trainee. */
 export function useGradeReview(id: number) {

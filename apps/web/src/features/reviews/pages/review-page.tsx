@@ -1,5 +1,19 @@
 import { formatCredit, REVIEW_COMMENT_MAX, type ReviewDetail } from '@tradecraft/shared';
-import { Alert, Anchor, Badge, Button, Grid, Group, NumberInput, Paper, Skeleton, Stack, Text, Textarea, Title } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Grid,
+  Group,
+  NumberInput,
+  Paper,
+  Skeleton,
+  Stack,
+  Text,
+  Textarea,
+  Title,
+} from '@mantine/core';
 import { IconAlertCircle, IconArrowLeft, IconCircleCheck } from '@tabler/icons-react';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
@@ -53,12 +67,16 @@ function GradeForm({ detail }: { detail: ReviewDetail }) {
           allowNegative={false}
           value={points[index]}
           readOnly={graded}
-          onChange={(value) => setPoints((current) => current.map((old, at) => (at === index ? (typeof value === 'number' ? value : 0) : old)))}
+          onChange={(value) =>
+            setPoints((current) =>
+              current.map((old, at) => (at === index ? (typeof value === 'number' ? value : 0) : old)),
+            )
+          }
         />
       ))}
       <Text size="sm" className="tabular-nums" role="status">
-        {total} of {maximum(detail)} points: the step&apos;s credit becomes {formatCredit(previewCredit(detail, points))} (automatic share{' '}
-        {formatCredit(detail.autoCredit)}
+        {total} of {maximum(detail)} points: the step&apos;s credit becomes{' '}
+        {formatCredit(previewCredit(detail, points))} (automatic share {formatCredit(detail.autoCredit)}
         {detail.hintCharged ? `, hint charged` : ''}).
       </Text>
       <Textarea
@@ -73,14 +91,16 @@ function GradeForm({ detail }: { detail: ReviewDetail }) {
       />
       {grade.error && (
         <Alert color="red" icon={<IconAlertCircle />} role="alert">
-          {grade.error instanceof ApiError && grade.error.issues?.length ? grade.error.issues.map((issue) => issue.message).join(' ') : grade.error.message}
+          {grade.error instanceof ApiError && grade.error.issues?.length
+            ? grade.error.issues.map((issue) => issue.message).join(' ')
+            : grade.error.message}
         </Alert>
       )}
       {graded ? (
         <Alert color="green" variant="light" icon={<IconCircleCheck />} role="status" title="Graded">
           {detail.gradedBy ? `Graded by ${detail.gradedBy}` : 'Graded'}
-          {detail.gradedAt ? ` on ${new Date(detail.gradedAt).toLocaleString()}` : ''}: final credit {formatCredit(detail.credit)}. The trainee has been
-          notified.
+          {detail.gradedAt ? ` on ${new Date(detail.gradedAt).toLocaleString()}` : ''}: final credit{' '}
+          {formatCredit(detail.credit)}. The trainee has been notified.
         </Alert>
       ) : (
         <Button type="submit" loading={grade.isPending} style={{ alignSelf: 'flex-start' }}>
@@ -140,7 +160,8 @@ export default function ReviewPage() {
           </Badge>
         </Group>
         <Text c="dimmed">
-          {detail.scenarioName} · {trainee} ({detail.trainee.email}) · submitted {new Date(detail.submittedAt).toLocaleString()}
+          {detail.scenarioName} · {trainee} ({detail.trainee.email}) · submitted{' '}
+          {new Date(detail.submittedAt).toLocaleString()}
         </Text>
       </div>
       <Grid gap="lg">
@@ -174,7 +195,9 @@ export default function ReviewPage() {
               <WriteCheckList checks={detail.checks} />
               <Text size="sm" mt="xs">
                 Automatic share: {formatCredit(detail.autoCredit)} of {formatCredit(detail.autoWeight)}.
-                {detail.hintCharged ? ` The trainee opened the hint first: the rubric share is charged ${Math.round(detail.hintCost * 100)} % too.` : ''}
+                {detail.hintCharged
+                  ? ` The trainee opened the hint first: the rubric share is charged ${Math.round(detail.hintCost * 100)} % too.`
+                  : ''}
               </Text>
             </Paper>
             <Paper withBorder radius="md" p="md" component="section" aria-labelledby="review-model">

@@ -9,7 +9,8 @@ import { useReviews, useReviewScenarioChoices } from '../api/get-reviews';
 
 const column = createColumnHelper<ReviewItem>();
 
-const traineeName = (item: ReviewItem) => `${item.trainee.firstName} ${item.trainee.lastName}`.trim() || item.trainee.email;
+const traineeName = (item: ReviewItem) =>
+  `${item.trainee.firstName} ${item.trainee.lastName}`.trim() || item.trainee.email;
 
 const columns = [
   column.accessor((item) => item.trainee.email, {
@@ -30,7 +31,13 @@ const columns = [
     ),
   }),
   column.accessor('scenarioName', { header: 'Scenario', size: 220, enableSorting: false, meta: { wrap: true } }),
-  column.accessor((item) => item.stepTitle ?? item.stepId, { id: 'step', header: 'Step', size: 220, enableSorting: false, meta: { wrap: true } }),
+  column.accessor((item) => item.stepTitle ?? item.stepId, {
+    id: 'step',
+    header: 'Step',
+    size: 220,
+    enableSorting: false,
+    meta: { wrap: true },
+  }),
   column.accessor('submittedAt', {
     header: 'Submitted',
     size: 180,
@@ -50,7 +57,12 @@ const columns = [
     size: 110,
     enableSorting: false,
     cell: (info) => (
-      <Anchor component={Link} to={paths.review(info.row.original.id)} size="sm" aria-label={`${info.row.original.status === 'pending' ? 'Grade' : 'Open'}: ${traineeName(info.row.original)}, ${info.row.original.stepTitle ?? info.row.original.stepId}`}>
+      <Anchor
+        component={Link}
+        to={paths.review(info.row.original.id)}
+        size="sm"
+        aria-label={`${info.row.original.status === 'pending' ? 'Grade' : 'Open'}: ${traineeName(info.row.original)}, ${info.row.original.stepTitle ?? info.row.original.stepId}`}
+      >
         {info.row.original.status === 'pending' ? 'Grade' : 'Open'}
       </Anchor>
     ),
@@ -80,7 +92,9 @@ export default function ReviewQueuePage() {
     <Stack gap="lg">
       <div>
         <Title order={1}>Review Queue</Title>
-        <Text c="dimmed">Written answers to grade by their rubric. Grading updates the run&apos;s score and tells the trainee.</Text>
+        <Text c="dimmed">
+          Written answers to grade by their rubric. Grading updates the run&apos;s score and tells the trainee.
+        </Text>
       </div>
       <Paper withBorder radius="md" p="md">
         <Group align="flex-end" gap="md">
@@ -120,9 +134,17 @@ export default function ReviewQueuePage() {
         error={reviews.error}
         onRetry={() => void reviews.refetch()}
         loadingText="Loading submissions..."
-        emptyMessage={status === 'pending' ? 'Nothing to grade: every written answer has been reviewed.' : 'No graded submission yet.'}
+        emptyMessage={
+          status === 'pending'
+            ? 'Nothing to grade: every written answer has been reviewed.'
+            : 'No graded submission yet.'
+        }
         itemName="submissions"
-        paging={{ page, total: reviews.data?.total ?? 0, onPageChange: (next) => update({ page: next === 1 ? null : String(next) }) }}
+        paging={{
+          page,
+          total: reviews.data?.total ?? 0,
+          onPageChange: (next) => update({ page: next === 1 ? null : String(next) }),
+        }}
       />
     </Stack>
   );

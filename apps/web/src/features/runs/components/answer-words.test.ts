@@ -2,11 +2,30 @@ import type { StepResult } from '@tradecraft/shared';
 import { describe, expect, it } from 'vitest';
 import { keyInWords } from './answer-words';
 
-const common = { credit: 0.5, creditThousandths: 500, rawCredit: 0.5, hintCharged: false, firstSubmission: true, scored: true, verdict: 'partial', explanation: null } as const;
+const common = {
+  credit: 0.5,
+  creditThousandths: 500,
+  rawCredit: 0.5,
+  hintCharged: false,
+  firstSubmission: true,
+  scored: true,
+  verdict: 'partial',
+  explanation: null,
+} as const;
 
 describe('keyInWords', () => {
   it('names the accepted likelihood terms', () => {
-    const result: StepResult = { ...common, kind: 'estimate', statement: 'It happens', term: 'unlikely', confidence: null, accept: ['likely', 'very-likely'], outcome: true, probability: 0.325, distance: 2 };
+    const result: StepResult = {
+      ...common,
+      kind: 'estimate',
+      statement: 'It happens',
+      term: 'unlikely',
+      confidence: null,
+      accept: ['likely', 'very-likely'],
+      outcome: true,
+      probability: 0.325,
+      distance: 2,
+    };
     expect(keyInWords(result)).toBe('Likely or Very likely');
   });
 

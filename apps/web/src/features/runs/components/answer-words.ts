@@ -6,7 +6,10 @@ export function keyInWords(result: StepResult): string {
     case 'choice':
       return result.correctText;
     case 'multi':
-      return result.options.filter((option) => option.correct).map((option) => option.text).join('; ');
+      return result.options
+        .filter((option) => option.correct)
+        .map((option) => option.text)
+        .join('; ');
     case 'rank':
       return result.items.map((item, index) => `${index + 1}. ${item.text}`).join('  ');
     case 'estimate':

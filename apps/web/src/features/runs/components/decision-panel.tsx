@@ -1,6 +1,21 @@
-import { formatCredit, MAX_ANSWER_TIME_MS, STEP_KIND_LABELS, type PlayerStep, type RunAnswer, type StepResult } from '@tradecraft/shared';
+import {
+  formatCredit,
+  MAX_ANSWER_TIME_MS,
+  STEP_KIND_LABELS,
+  type PlayerStep,
+  type RunAnswer,
+  type StepResult,
+} from '@tradecraft/shared';
 import { Alert, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { IconAlertCircle, IconArrowRight, IconCircleCheck, IconCircleHalf2, IconCircleX, IconHourglass, IconRotateClockwise } from '@tabler/icons-react';
+import {
+  IconAlertCircle,
+  IconArrowRight,
+  IconCircleCheck,
+  IconCircleHalf2,
+  IconCircleX,
+  IconHourglass,
+  IconRotateClockwise,
+} from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { useAnswerStep } from '../api/answer-step';
 import { useMoveOn } from '../api/move-on';
@@ -32,8 +47,10 @@ export function creditText(result: StepResult, hintCost: number): string {
   if (!result.scored) return 'This step is not scored.';
   if (!result.firstSubmission) return 'Only the first answer on a visit earns credit: this one earns nothing.';
   const parts = [`Credit earned: ${formatCredit(result.credit)} of 1`];
-  if (result.hintCharged) parts.push(`after the hint's ${formatShare(hintCost)} charge (${formatCredit(result.rawCredit)} before it)`);
-  if (awaitingReview(result)) return `Awaiting review. ${parts.join(', ')} so far, from the automatic checks; an instructor grades the rest.`;
+  if (result.hintCharged)
+    parts.push(`after the hint's ${formatShare(hintCost)} charge (${formatCredit(result.rawCredit)} before it)`);
+  if (awaitingReview(result))
+    return `Awaiting review. ${parts.join(', ')} so far, from the automatic checks; an instructor grades the rest.`;
   return `${parts.join(', ')}.`;
 }
 
@@ -90,7 +107,12 @@ export function DecisionPanel({ runId, step, answer }: DecisionPanelProps) {
   const question = (
     <>
       <StepControl step={step} result={result} busy={busy} onSubmit={submit} />
-      <HintButton hint={step.hintState} answered={answered} busy={openHint.isPending} onOpen={() => openHint.mutate(step.id)} />
+      <HintButton
+        hint={step.hintState}
+        answered={answered}
+        busy={openHint.isPending}
+        onOpen={() => openHint.mutate(step.id)}
+      />
     </>
   );
 
@@ -149,7 +171,9 @@ export function DecisionPanel({ runId, step, answer }: DecisionPanelProps) {
               size="md"
               onClick={goOn}
               loading={moveOn.isPending}
-              rightSection={answer.nextAction === 'retry' ? <IconRotateClockwise size={18} /> : <IconArrowRight size={18} />}
+              rightSection={
+                answer.nextAction === 'retry' ? <IconRotateClockwise size={18} /> : <IconArrowRight size={18} />
+              }
               style={{ alignSelf: 'flex-start' }}
             >
               {answer.nextAction === 'retry' ? 'Retry' : 'Next'}

@@ -34,7 +34,11 @@ export function EndRunButton({ runId }: { runId: string }) {
             <Button variant="default" onClick={closeDialog}>
               Keep playing
             </Button>
-            <Button color="red.9" loading={endRun.isPending} onClick={() => endRun.mutate(undefined, { onSuccess: close })}>
+            <Button
+              color="red.9"
+              loading={endRun.isPending}
+              onClick={() => endRun.mutate(undefined, { onSuccess: close })}
+            >
               End Simulation
             </Button>
           </Group>

@@ -15,9 +15,7 @@ function Stat({ label, value, note }: { label: string; value: string; note?: str
       <Text size="xs" c="dimmed" tt="uppercase" fw={700}>
         {label}
       </Text>
-      <Text className={`tabular-nums ${classes.statValue}`}>
-        {value}
-      </Text>
+      <Text className={`tabular-nums ${classes.statValue}`}>{value}</Text>
       {note && (
         <Text size="xs" c="dimmed" className="tabular-nums">
           {note}
@@ -39,13 +37,22 @@ export function EndScreen({ run }: { run: RunState }) {
           {complete ? RUN_MESSAGES.complete : RUN_MESSAGES.ended}
         </Title>
         <Text c="dimmed">
-          {run.scenarioName}: {complete ? 'you reached the end of the scenario.' : 'the run was ended before the last step.'}
+          {run.scenarioName}:{' '}
+          {complete ? 'you reached the end of the scenario.' : 'the run was ended before the last step.'}
         </Text>
       </Stack>
 
       <SimpleGrid cols={{ base: 2, sm: 3, md: 5 }} spacing="sm">
         <Stat label="Score" value={`${formatCredit(run.score)} / ${run.percentBase}`} note={`${run.scorePercent}%`} />
-        <Stat label="Result" value={run.result} note={run.awaitingReview ? `${run.pendingReviews} written ${run.pendingReviews === 1 ? 'answer' : 'answers'} to grade` : undefined} />
+        <Stat
+          label="Result"
+          value={run.result}
+          note={
+            run.awaitingReview
+              ? `${run.pendingReviews} written ${run.pendingReviews === 1 ? 'answer' : 'answers'} to grade`
+              : undefined
+          }
+        />
         <Stat label="Duration" value={`${run.durationSeconds} ${run.durationSeconds === 1 ? 'second' : 'seconds'}`} />
         <Stat label="Right answers" value={String(run.correctCount)} />
         <Stat label="Other answers" value={String(run.incorrectCount)} note="wrong or partly right" />
@@ -53,8 +60,8 @@ export function EndScreen({ run }: { run: RunState }) {
 
       {run.awaitingReview && (
         <Alert variant="light" color="blue" icon={<IconHourglass />} title="Awaiting review">
-          An instructor grades your written {run.pendingReviews === 1 ? 'answer' : 'answers'} by the rubric; the score and the result update
-          then, and the bell tells you.
+          An instructor grades your written {run.pendingReviews === 1 ? 'answer' : 'answers'} by the rubric; the score
+          and the result update then, and the bell tells you.
         </Alert>
       )}
 
@@ -71,15 +78,29 @@ export function EndScreen({ run }: { run: RunState }) {
       )}
 
       <Group gap="sm">
-        <Button component={Link} to={paths.runReport(run.id)} leftSection={<IconReportAnalytics size={18} aria-hidden />}>
+        <Button
+          component={Link}
+          to={paths.runReport(run.id)}
+          leftSection={<IconReportAnalytics size={18} aria-hidden />}
+        >
           View after-action report
         </Button>
         {!run.scenarioDeleted && !run.readOnly && (
-          <Button component={Link} to={paths.simulation(run.scenarioId)} variant="default" leftSection={<IconPlayerPlay size={18} aria-hidden />}>
+          <Button
+            component={Link}
+            to={paths.simulation(run.scenarioId)}
+            variant="default"
+            leftSection={<IconPlayerPlay size={18} aria-hidden />}
+          >
             Play again
           </Button>
         )}
-        <Button component={Link} to={paths.scenarios} variant="default" leftSection={<IconArrowLeft size={18} aria-hidden />}>
+        <Button
+          component={Link}
+          to={paths.scenarios}
+          variant="default"
+          leftSection={<IconArrowLeft size={18} aria-hidden />}
+        >
           Back to scenarios
         </Button>
       </Group>

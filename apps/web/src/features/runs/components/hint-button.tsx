@@ -7,14 +7,26 @@ import classes from './runs.module.css';
 
 /** What opening the hint costs, said before it is opened. */
 export function hintCostText(cost: number): string {
-  return cost > 0 ? `Opening the hint costs ${formatShare(cost)} of this step's credit.` : 'The hint is free on this step.';
+  return cost > 0
+    ? `Opening the hint costs ${formatShare(cost)} of this step's credit.`
+    : 'The hint is free on this step.';
 }
 
 /**
  * "Show hint": the server sends the hint only when asked, and records it; the cost is said before it is opened.
  * Once opened the hint stays in view (also after a reload).
  */
-export function HintButton({ hint, answered, busy, onOpen }: { hint: PlayerHint; answered: boolean; busy: boolean; onOpen: () => void }) {
+export function HintButton({
+  hint,
+  answered,
+  busy,
+  onOpen,
+}: {
+  hint: PlayerHint;
+  answered: boolean;
+  busy: boolean;
+  onOpen: () => void;
+}) {
   const costId = useId();
   if (!hint.available) return null;
   if (hint.opened && hint.text !== null) {

@@ -5,7 +5,15 @@ import { ArtifactCard } from './artifacts/artifact-card';
 import classes from './runs.module.css';
 
 /** The case file of the current step: where it sits, what happened, and the intel to read. */
-export function StepPanel({ step, stepCount, headingRef }: { step: PlayerStep; stepCount: number; headingRef: Ref<HTMLHeadingElement> }) {
+export function StepPanel({
+  step,
+  stepCount,
+  headingRef,
+}: {
+  step: PlayerStep;
+  stepCount: number;
+  headingRef: Ref<HTMLHeadingElement>;
+}) {
   return (
     <Stack gap="md">
       <Group gap="xs">
@@ -32,7 +40,11 @@ export function StepPanel({ step, stepCount, headingRef }: { step: PlayerStep; s
       {step.artifacts.length > 0 && (
         <Stack gap="md" component="section" aria-label="Intel">
           {step.artifacts.map((artifact, index) => (
-            <ArtifactCard key={index} artifact={artifact} toGrade={step.kind === 'grade-source' && index === step.artifact} />
+            <ArtifactCard
+              key={index}
+              artifact={artifact}
+              toGrade={step.kind === 'grade-source' && index === step.artifact}
+            />
           ))}
         </Stack>
       )}

@@ -109,7 +109,9 @@ describe('SimulationPage', () => {
   });
 
   it('says why loading failed and offers the way back instead of spinning', async () => {
-    fetchMock.mockImplementation(async () => new Response(JSON.stringify({ error: 'Scenario not found.' }), { status: 404 }));
+    fetchMock.mockImplementation(
+      async () => new Response(JSON.stringify({ error: 'Scenario not found.' }), { status: 404 }),
+    );
     renderPage('/simulation/gone');
 
     expect((await screen.findByRole('alert')).textContent).toBe('Scenario not found.');

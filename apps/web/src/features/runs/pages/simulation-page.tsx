@@ -28,7 +28,11 @@ export default function SimulationPage() {
   const { scenarioId = '' } = useParams();
   const [searchParams] = useSearchParams();
   const simId = searchParams.get('simId');
-  return simId ? <RunView key={simId} scenarioId={scenarioId} runId={simId} /> : <StartRunView scenarioId={scenarioId} />;
+  return simId ? (
+    <RunView key={simId} scenarioId={scenarioId} runId={simId} />
+  ) : (
+    <StartRunView scenarioId={scenarioId} />
+  );
 }
 
 function LoadingScenario() {
@@ -152,7 +156,9 @@ function Player({ run, step }: { run: RunState; step: PlayerStep }) {
       <Group justify="space-between" align="flex-start" gap="sm">
         <Stack gap={4} miw={0} style={{ flex: '1 1 320px' }}>
           <Title order={1}>{run.scenarioName}</Title>
-          <Text c="dimmed">Read the intel, choose your response and learn from the feedback. Every answer is saved as you go.</Text>
+          <Text c="dimmed">
+            Read the intel, choose your response and learn from the feedback. Every answer is saved as you go.
+          </Text>
         </Stack>
         {!run.readOnly && <EndRunButton runId={run.id} />}
       </Group>
@@ -213,7 +219,8 @@ function StoppedRun({ run }: { run: RunState }) {
       <Alert color="orange" variant="light" icon={<IconAlertTriangle />} role="alert">
         <Text fw={700}>{run.scenarioDeleted ? RUN_MESSAGES.scenarioDeleted : RUN_MESSAGES.scenarioChanged}</Text>
         <Text size="sm">
-          Score so far: {formatCredit(run.score)} ({run.scorePercent}%). End the run to close it, or go back to the scenarios.
+          Score so far: {formatCredit(run.score)} ({run.scorePercent}%). End the run to close it, or go back to the
+          scenarios.
         </Text>
       </Alert>
       <Group gap="sm">

@@ -2,7 +2,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 import { scenariosQueryKey } from './get-scenarios';
 
-export const deleteScenario = (id: string) => api.delete<{ ok: true }>(`/api/sim/delete-scenario/${encodeURIComponent(id)}`);
+export const deleteScenario = (id: string) =>
+  api.delete<{ ok: true }>(`/api/sim/delete-scenario/${encodeURIComponent(id)}`);
 
 export function useDeleteScenario() {
   const queryClient = useQueryClient();

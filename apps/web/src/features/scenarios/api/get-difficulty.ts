@@ -4,7 +4,8 @@ import { api } from '../../../lib/api-client';
 
 export const difficultyQueryKey = ['settings', 'difficulty'] as const;
 
-export const getDifficulty = () => api.get<DifficultySetting>('/api/settings/difficulty').then((response) => response.difficulty);
+export const getDifficulty = () =>
+  api.get<DifficultySetting>('/api/settings/difficulty').then((response) => response.difficulty);
 
 export const difficultyQueryOptions = () => queryOptions({ queryKey: difficultyQueryKey, queryFn: getDifficulty });
 

@@ -144,7 +144,14 @@ export function BranchDiagram({ name, steps }: { name: string; steps: readonly A
             </g>
           ))}
           <g>
-            <rect x={x0} y={top(finishIndex)} width={NODE_W} height={NODE_H} rx={NODE_H / 2} className={classes.finish} />
+            <rect
+              x={x0}
+              y={top(finishIndex)}
+              width={NODE_W}
+              height={NODE_H}
+              rx={NODE_H / 2}
+              className={classes.finish}
+            />
             <text x={x0 + NODE_W / 2} y={middle(finishIndex) + 4.5} textAnchor="middle" className={classes.label}>
               Finish
             </text>

@@ -24,7 +24,13 @@ export function DeleteScenarioModal({ scenario, onClose }: { scenario: ScenarioL
   };
 
   return (
-    <Modal opened={scenario !== null} onClose={close} title="Delete scenario" centered closeButtonProps={{ 'aria-label': 'Cancel' }}>
+    <Modal
+      opened={scenario !== null}
+      onClose={close}
+      title="Delete scenario"
+      centered
+      closeButtonProps={{ 'aria-label': 'Cancel' }}
+    >
       {scenario && (
         <Stack>
           <Text>

@@ -31,7 +31,11 @@ export function ScenarioPreviewModal({ scenarioId, onClose }: { scenarioId: stri
           <Skeleton height={160} />
         </Stack>
       ) : scenario.isError ? (
-        <LoadError title="The scenario could not be loaded" error={scenario.error} onRetry={() => void scenario.refetch()} />
+        <LoadError
+          title="The scenario could not be loaded"
+          error={scenario.error}
+          onRetry={() => void scenario.refetch()}
+        />
       ) : data ? (
         <Stack gap="md">
           <Group gap="sm">

@@ -88,7 +88,9 @@ export function ScenarioSteps({ scenario }: { scenario: AdminScenario }) {
                 </Badge>
               </Group>
             )}
-            {step.artifacts?.map((artifact, index) => <Artifact key={index} artifact={artifact} />)}
+            {step.artifacts?.map((artifact, index) => (
+              <Artifact key={index} artifact={artifact} />
+            ))}
             {step.hint && (
               <Group gap={6} wrap="nowrap" align="flex-start">
                 <ThemeIcon size="sm" variant="light" color="yellow" aria-hidden>
@@ -111,7 +113,11 @@ export function ScenarioSteps({ scenario }: { scenario: AdminScenario }) {
                   const correct = optionIndex === step.correct_option;
                   const destination = optionDestination(steps, stepIndex, optionIndex);
                   const DestinationIcon =
-                    destination.kind === 'retry' ? IconArrowBackUp : destination.kind === 'finish' ? IconFlag : IconArrowRight;
+                    destination.kind === 'retry'
+                      ? IconArrowBackUp
+                      : destination.kind === 'finish'
+                        ? IconFlag
+                        : IconArrowRight;
                   return (
                     <Paper
                       component="li"
@@ -131,7 +137,12 @@ export function ScenarioSteps({ scenario }: { scenario: AdminScenario }) {
                             {option.text}
                           </Text>
                           {correct && (
-                            <Badge color="green" variant="filled" leftSection={<IconCheck size={12} aria-hidden />} style={{ flexShrink: 0 }}>
+                            <Badge
+                              color="green"
+                              variant="filled"
+                              leftSection={<IconCheck size={12} aria-hidden />}
+                              style={{ flexShrink: 0 }}
+                            >
                               Correct
                             </Badge>
                           )}

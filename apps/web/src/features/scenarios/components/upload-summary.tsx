@@ -52,7 +52,11 @@ export function UploadSummary({ upload }: { upload: UploadScenarioResponse }) {
           </Table.Tbody>
         </Table>
         <Group gap="md">
-          <Button component={Link} to={paths.simulation(scenario.id)} leftSection={<IconPlayerPlay size={16} aria-hidden />}>
+          <Button
+            component={Link}
+            to={paths.simulation(scenario.id)}
+            leftSection={<IconPlayerPlay size={16} aria-hidden />}
+          >
             Open the new scenario
           </Button>
           <Anchor component={Link} to={paths.scenarios}>

@@ -12,7 +12,11 @@ const step = (id: string, options: AdminScenarioStep['options'], correct = 0): A
 });
 
 const steps: AdminScenarioStep[] = [
-  step('alert', [{ text: 'a', next_step: 'scope' }, { text: 'b', next_step: 'missed' }, { text: 'c', next_step: null }]),
+  step('alert', [
+    { text: 'a', next_step: 'scope' },
+    { text: 'b', next_step: 'missed' },
+    { text: 'c', next_step: null },
+  ]),
   step('missed', [{ text: 'a', next_step: 'scope' }, { text: 'b' }]),
   step('scope', [{ text: 'a' }, { text: 'b', next_step: null }]),
   step('report', [{ text: 'a' }, { text: 'b' }]),

@@ -6,7 +6,11 @@ export type OptionDestination =
   | { kind: 'retry' }
   | { kind: 'finish' };
 
-export function optionDestination(steps: readonly AdminScenarioStep[], stepIndex: number, optionIndex: number): OptionDestination {
+export function optionDestination(
+  steps: readonly AdminScenarioStep[],
+  stepIndex: number,
+  optionIndex: number,
+): OptionDestination {
   const step = steps[stepIndex];
   const option = step?.options[optionIndex];
   if (!step || !option) return { kind: 'finish' };
@@ -19,7 +23,8 @@ export function optionDestination(steps: readonly AdminScenarioStep[], stepIndex
   };
 }
 
-export const stepLabel = (steps: readonly AdminScenarioStep[], index: number) => `Step ${index + 1}: ${steps[index]?.title ?? ''}`;
+export const stepLabel = (steps: readonly AdminScenarioStep[], index: number) =>
+  `Step ${index + 1}: ${steps[index]?.title ?? ''}`;
 
 /** 'Step 3: Contain' / 'next step (Step 2: Scope)' / 'Retry (stays on this step)' / 'finish'. */
 export function describeDestination(steps: readonly AdminScenarioStep[], destination: OptionDestination): string {
@@ -29,7 +34,9 @@ export function describeDestination(steps: readonly AdminScenarioStep[], destina
     case 'finish':
       return 'finish';
     case 'step':
-      return destination.implicit ? `next step (${stepLabel(steps, destination.stepIndex)})` : stepLabel(steps, destination.stepIndex);
+      return destination.implicit
+        ? `next step (${stepLabel(steps, destination.stepIndex)})`
+        : stepLabel(steps, destination.stepIndex);
   }
 }
 

@@ -23,8 +23,16 @@ describe('sorting the configurator table', () => {
   });
 
   it('compares names without regard to case, difficulties as numbers, ties by name', () => {
-    expect(sortScenarios(scenarios, { column: 'name', direction: 'asc' }).map((s) => s.name)).toEqual(['Alpha', 'beta', 'gamma']);
-    expect(sortScenarios(scenarios, { column: 'difficulty', direction: 'desc' }).map((s) => s.name)).toEqual(['Alpha', 'beta', 'gamma']);
+    expect(sortScenarios(scenarios, { column: 'name', direction: 'asc' }).map((s) => s.name)).toEqual([
+      'Alpha',
+      'beta',
+      'gamma',
+    ]);
+    expect(sortScenarios(scenarios, { column: 'difficulty', direction: 'desc' }).map((s) => s.name)).toEqual([
+      'Alpha',
+      'beta',
+      'gamma',
+    ]);
     expect(sortScenarios(scenarios, { column: 'type', direction: 'desc' }).map((s) => s.type)).toEqual([
       'Ransomware',
       'Phishing',

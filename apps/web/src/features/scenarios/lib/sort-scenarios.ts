@@ -18,7 +18,9 @@ export function sortScenarios(scenarios: readonly ScenarioListItem[], sort: Sort
   const sign = sort.direction === 'asc' ? 1 : -1;
   return [...scenarios].sort((a, b) => {
     const primary =
-      sort.column === 'difficulty' ? a.difficulty - b.difficulty : a[sort.column].localeCompare(b[sort.column], undefined, { sensitivity: 'base' });
+      sort.column === 'difficulty'
+        ? a.difficulty - b.difficulty
+        : a[sort.column].localeCompare(b[sort.column], undefined, { sensitivity: 'base' });
     return sign * primary || a.name.localeCompare(b.name);
   });
 }

@@ -23,7 +23,11 @@ function DifficultyForm({ saved }: { saved: number }) {
 
   const save = () => {
     update.mutate(value, {
-      onSuccess: (difficulty) => notifications.show({ color: 'green', message: `Difficulty saved: ${difficulty} (${difficultyName(difficulty)}).` }),
+      onSuccess: (difficulty) =>
+        notifications.show({
+          color: 'green',
+          message: `Difficulty saved: ${difficulty} (${difficultyName(difficulty)}).`,
+        }),
     });
   };
 
@@ -55,7 +59,9 @@ function DifficultyForm({ saved }: { saved: number }) {
         />
         {matching !== undefined && (
           <Text size="sm" c="dimmed">
-            {matching === 1 ? '1 published scenario has this difficulty.' : `${matching} published scenarios have this difficulty.`}
+            {matching === 1
+              ? '1 published scenario has this difficulty.'
+              : `${matching} published scenarios have this difficulty.`}
           </Text>
         )}
         {update.error && (
@@ -69,7 +75,12 @@ function DifficultyForm({ saved }: { saved: number }) {
               Saved for the platform: {saved} · {difficultyName(saved)}
             </Text>
           )}
-          <Button leftSection={<IconDeviceFloppy size={16} aria-hidden />} onClick={save} loading={update.isPending} disabled={value === saved}>
+          <Button
+            leftSection={<IconDeviceFloppy size={16} aria-hidden />}
+            onClick={save}
+            loading={update.isPending}
+            disabled={value === saved}
+          >
             Save
           </Button>
         </Group>
@@ -85,14 +96,18 @@ export default function DifficultyPage() {
       <div>
         <Title order={1}>Difficulty Adjuster</Title>
         <Text c="dimmed">
-          Set the platform difficulty from 1 (novice) to 5 (expert), {DEFAULT_DIFFICULTY} by default. The scenario picker marks
-          scenarios of this difficulty as Recommended for every trainee.
+          Set the platform difficulty from 1 (novice) to 5 (expert), {DEFAULT_DIFFICULTY} by default. The scenario
+          picker marks scenarios of this difficulty as Recommended for every trainee.
         </Text>
       </div>
       {difficulty.isPending ? (
         <Skeleton height={220} maw={640} radius="md" aria-busy="true" aria-label="Loading the difficulty" />
       ) : difficulty.isError ? (
-        <LoadError title="The difficulty could not be loaded" error={difficulty.error} onRetry={() => void difficulty.refetch()} />
+        <LoadError
+          title="The difficulty could not be loaded"
+          error={difficulty.error}
+          onRetry={() => void difficulty.refetch()}
+        />
       ) : (
         <DifficultyForm saved={difficulty.data} />
       )}

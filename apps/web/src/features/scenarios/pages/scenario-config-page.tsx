@@ -1,5 +1,16 @@
 import type { ScenarioListItem } from '@tradecraft/shared';
-import { Button, Card, Group, Skeleton, Stack, Table, Text, Title, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import {
+  Button,
+  Card,
+  Group,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  Title,
+  UnstyledButton,
+  VisuallyHidden,
+} from '@mantine/core';
 import { IconChevronDown, IconChevronUp, IconEye, IconSelector, IconTrash } from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
@@ -28,7 +39,12 @@ function SortHeader({
   const Icon = !active ? IconSelector : sort.direction === 'asc' ? IconChevronUp : IconChevronDown;
   return (
     <Table.Th aria-sort={active ? (sort.direction === 'asc' ? 'ascending' : 'descending') : 'none'}>
-      <UnstyledButton onClick={() => onSort(column)} fw={700} fz="sm" style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}>
+      <UnstyledButton
+        onClick={() => onSort(column)}
+        fw={700}
+        fz="sm"
+        style={{ display: 'inline-flex', alignItems: 'center', gap: 4 }}
+      >
         {label}
         <Icon size={14} aria-hidden />
       </UnstyledButton>
@@ -47,7 +63,9 @@ export default function ScenarioConfigPage() {
     <Stack gap="lg">
       <div>
         <Title order={1}>Scenario Configurator</Title>
-        <Text c="dimmed">Review every published scenario, preview its steps and branches, and remove the ones you retire.</Text>
+        <Text c="dimmed">
+          Review every published scenario, preview its steps and branches, and remove the ones you retire.
+        </Text>
       </div>
 
       {scenarios.isPending ? (
@@ -57,7 +75,11 @@ export default function ScenarioConfigPage() {
           ))}
         </Stack>
       ) : scenarios.isError ? (
-        <LoadError title="The scenarios could not be loaded" error={scenarios.error} onRetry={() => void scenarios.refetch()} />
+        <LoadError
+          title="The scenarios could not be loaded"
+          error={scenarios.error}
+          onRetry={() => void scenarios.refetch()}
+        />
       ) : rows.length === 0 ? (
         <Card withBorder radius="md" padding="xl">
           <Stack align="center" gap="sm" ta="center">
@@ -74,9 +96,24 @@ export default function ScenarioConfigPage() {
             <Table verticalSpacing="sm" horizontalSpacing="md" aria-label="Scenarios">
               <Table.Thead>
                 <Table.Tr>
-                  <SortHeader column="name" label="Name" sort={sort} onSort={(column) => setSort(nextSort(sort, column))} />
-                  <SortHeader column="type" label="Type" sort={sort} onSort={(column) => setSort(nextSort(sort, column))} />
-                  <SortHeader column="difficulty" label="Difficulty" sort={sort} onSort={(column) => setSort(nextSort(sort, column))} />
+                  <SortHeader
+                    column="name"
+                    label="Name"
+                    sort={sort}
+                    onSort={(column) => setSort(nextSort(sort, column))}
+                  />
+                  <SortHeader
+                    column="type"
+                    label="Type"
+                    sort={sort}
+                    onSort={(column) => setSort(nextSort(sort, column))}
+                  />
+                  <SortHeader
+                    column="difficulty"
+                    label="Difficulty"
+                    sort={sort}
+                    onSort={(column) => setSort(nextSort(sort, column))}
+                  />
                   <Table.Th ta="right">Steps</Table.Th>
                   <Table.Th>
                     <VisuallyHidden>Actions</VisuallyHidden>

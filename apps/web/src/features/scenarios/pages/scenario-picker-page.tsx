@@ -58,7 +58,11 @@ export default function ScenarioPickerPage() {
           ))}
         </SimpleGrid>
       ) : scenarios.isError ? (
-        <LoadError title="The scenarios could not be loaded" error={scenarios.error} onRetry={() => void scenarios.refetch()} />
+        <LoadError
+          title="The scenarios could not be loaded"
+          error={scenarios.error}
+          onRetry={() => void scenarios.refetch()}
+        />
       ) : scenarios.data.length === 0 ? (
         <EmptyState title="No scenarios yet">
           {hasRole(user?.role, 'admin') ? (
@@ -69,7 +73,9 @@ export default function ScenarioPickerPage() {
               </Button>
             </>
           ) : (
-            <Text>No simulations have been published yet. Ask your administrator to publish one, then come back here.</Text>
+            <Text>
+              No simulations have been published yet. Ask your administrator to publish one, then come back here.
+            </Text>
           )}
         </EmptyState>
       ) : (
@@ -95,7 +101,10 @@ export default function ScenarioPickerPage() {
               allowDeselect={false}
               value={filters.type}
               onChange={(value) => setFilters((current) => ({ ...current, type: value ?? ALL }))}
-              data={[{ value: ALL, label: 'All Types' }, ...options.types.map((type) => ({ value: type, label: type }))]}
+              data={[
+                { value: ALL, label: 'All Types' },
+                ...options.types.map((type) => ({ value: type, label: type })),
+              ]}
             />
             <Text size="sm" c="dimmed" role="status" aria-live="polite" className="tabular-nums" pb={8}>
               {filtered
@@ -107,7 +116,11 @@ export default function ScenarioPickerPage() {
           {shown.length === 0 ? (
             <EmptyState title="No scenarios match these filters">
               <Text>Try another difficulty or type, or show every scenario again.</Text>
-              <Button variant="light" leftSection={<IconFilterOff size={16} aria-hidden />} onClick={() => setFilters(NO_FILTERS)}>
+              <Button
+                variant="light"
+                leftSection={<IconFilterOff size={16} aria-hidden />}
+                onClick={() => setFilters(NO_FILTERS)}
+              >
                 Reset filters
               </Button>
             </EmptyState>

@@ -26,7 +26,9 @@ function UploadFailed({ failure }: { failure: Failure }) {
       {failure.problems.length > 0 && (
         <Stack gap={4}>
           <Text size="sm">
-            {failure.problems.length === 1 ? 'The file has 1 problem:' : `The file has ${failure.problems.length} problems:`}
+            {failure.problems.length === 1
+              ? 'The file has 1 problem:'
+              : `The file has ${failure.problems.length} problems:`}
           </Text>
           <List size="sm" spacing={2} aria-label="Problems in the file">
             {failure.problems.map((problem, index) => (
@@ -51,17 +53,17 @@ function FormatNote() {
         <Text size="sm">One scenario per file, written as YAML or JSON, at most 1 MB.</Text>
         <List size="sm" spacing={4}>
           <List.Item>
-            Required: <Code>name</Code>, <Code>type</Code>, <Code>difficulty</Code> (1 to 5), <Code>description</Code> and{' '}
-            <Code>steps</Code>.
+            Required: <Code>name</Code>, <Code>type</Code>, <Code>difficulty</Code> (1 to 5), <Code>description</Code>{' '}
+            and <Code>steps</Code>.
           </List.Item>
           <List.Item>
             Each step: <Code>id</Code>, <Code>title</Code>, <Code>description</Code>, 2 to 6 <Code>options</Code> and{' '}
-            <Code>correct_option</Code> (counting from 0); optionally <Code>artifacts</Code>, <Code>hint</Code> and an ATT&CK
-            technique id in <Code>mitre_attack</Code>.
+            <Code>correct_option</Code> (counting from 0); optionally <Code>artifacts</Code>, <Code>hint</Code> and an
+            ATT&CK technique id in <Code>mitre_attack</Code>.
           </List.Item>
           <List.Item>
-            An option&apos;s <Code>next_step</Code> names the step it leads to; <Code>null</Code> means Retry; without it, the next
-            step in the file follows.
+            An option&apos;s <Code>next_step</Code> names the step it leads to; <Code>null</Code> means Retry; without
+            it, the next step in the file follows.
           </List.Item>
           <List.Item>
             Without an <Code>id</Code>, one is made from the name; an id already in use is refused.
@@ -114,7 +116,9 @@ export default function UploadPage() {
     <Stack gap="lg">
       <div>
         <Title order={1}>Upload Scenario</Title>
-        <Text c="dimmed">Publish a scenario from a YAML or JSON file; it is checked whole and appears in the picker at once.</Text>
+        <Text c="dimmed">
+          Publish a scenario from a YAML or JSON file; it is checked whole and appears in the picker at once.
+        </Text>
       </div>
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: 7 }}>
@@ -135,7 +139,12 @@ export default function UploadPage() {
                     leftSection={<IconFileUpload size={18} aria-hidden />}
                     error={missing ? UPLOAD_MESSAGES.noFile : undefined}
                   />
-                  <Button type="submit" leftSection={<IconUpload size={16} aria-hidden />} loading={upload.isPending} style={{ alignSelf: 'flex-start' }}>
+                  <Button
+                    type="submit"
+                    leftSection={<IconUpload size={16} aria-hidden />}
+                    loading={upload.isPending}
+                    style={{ alignSelf: 'flex-start' }}
+                  >
                     Upload
                   </Button>
                 </Stack>

@@ -6,9 +6,11 @@ import { api } from '../../../lib/api-client';
 export const usersQueryKey = ['users'] as const;
 export const pendingUsersQueryKey = [...usersQueryKey, 'pending'] as const;
 
-export const getPendingUsers = () => api.get<{ users: PendingUser[] }>('/api/users/pending').then((response) => response.users);
+export const getPendingUsers = () =>
+  api.get<{ users: PendingUser[] }>('/api/users/pending').then((response) => response.users);
 
-export const pendingUsersQueryOptions = () => queryOptions({ queryKey: pendingUsersQueryKey, queryFn: getPendingUsers });
+export const pendingUsersQueryOptions = () =>
+  queryOptions({ queryKey: pendingUsersQueryKey, queryFn: getPendingUsers });
 
 export function usePendingUsers() {
   return useQuery(pendingUsersQueryOptions());

@@ -5,7 +5,8 @@ import { usersQueryKey } from './get-pending-users';
 
 export const getUserStats = () => api.get<UserStats>('/api/users/stats');
 
-export const userStatsQueryOptions = () => queryOptions({ queryKey: [...usersQueryKey, 'stats'], queryFn: getUserStats });
+export const userStatsQueryOptions = () =>
+  queryOptions({ queryKey: [...usersQueryKey, 'stats'], queryFn: getUserStats });
 
 export function useUserStats() {
   return useQuery(userStatsQueryOptions());

@@ -15,7 +15,8 @@ interface FormValues {
 
 type Field = keyof FormValues;
 
-const lockEndText = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+const lockEndText = (iso: string) =>
+  new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
 
 const valuesOf = (user: ManagedUser): FormValues => ({
   firstName: user.firstName,

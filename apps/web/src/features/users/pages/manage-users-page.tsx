@@ -55,7 +55,12 @@ export default function ManageUsersPage() {
           </Badge>
         ),
       }),
-      column.accessor('designation', { id: 'designation', header: 'Designation', size: 150, cell: (info) => info.getValue() || '-' }),
+      column.accessor('designation', {
+        id: 'designation',
+        header: 'Designation',
+        size: 150,
+        cell: (info) => info.getValue() || '-',
+      }),
       column.accessor('disabled', {
         id: 'status',
         header: 'Status',
@@ -101,14 +106,23 @@ export default function ManageUsersPage() {
     <Stack gap="lg">
       <div>
         <Title order={1}>Manage Users</Title>
-        <Text c="dimmed">Everyone with an approved account: find a user, change their role or details, or disable the account.</Text>
+        <Text c="dimmed">
+          Everyone with an approved account: find a user, change their role or details, or disable the account.
+        </Text>
       </div>
 
       <SimpleGrid cols={{ base: 2, md: 4 }} spacing={{ base: 'xs', sm: 'md' }}>
         <StatCard label="Users" hint="Approved accounts" value={stats.data?.total} icon={IconUsers} />
         <StatCard label="Active" value={stats.data?.active} icon={IconUserShield} color="green" />
         <StatCard label="Disabled" value={stats.data?.disabled} icon={IconUserOff} color="red" />
-        <StatCard label="Pending" hint="Awaiting approval" value={stats.data?.pending} icon={IconUserCheck} color="yellow" to={paths.pendingUsers} />
+        <StatCard
+          label="Pending"
+          hint="Awaiting approval"
+          value={stats.data?.pending}
+          icon={IconUserCheck}
+          color="yellow"
+          to={paths.pendingUsers}
+        />
       </SimpleGrid>
       {stats.isError && <InlineLoadError what="The counts" error={stats.error} onRetry={() => void stats.refetch()} />}
 

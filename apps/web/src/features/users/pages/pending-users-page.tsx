@@ -74,7 +74,12 @@ export default function PendingUsersPage() {
           const busy = busyId === user.id;
           return (
             <Group gap={6}>
-              <Button size="compact-sm" leftSection={<IconCheck size={14} aria-hidden />} disabled={busy} onClick={() => approveAs(user, 'student')}>
+              <Button
+                size="compact-sm"
+                leftSection={<IconCheck size={14} aria-hidden />}
+                disabled={busy}
+                onClick={() => approveAs(user, 'student')}
+              >
                 Approve as Student
               </Button>
               <Button
@@ -126,11 +131,20 @@ export default function PendingUsersPage() {
     <Stack gap="lg">
       <div>
         <Title order={1}>Pending Approvals</Title>
-        <Text c="dimmed">New registrations wait here until you approve them as a trainee or an admin, or reject them.</Text>
+        <Text c="dimmed">
+          New registrations wait here until you approve them as a trainee or an admin, or reject them.
+        </Text>
       </div>
 
       {actionError && (
-        <Alert color="red" icon={<IconAlertCircle aria-hidden />} role="alert" withCloseButton onClose={() => setActionError(null)} closeButtonLabel="Dismiss">
+        <Alert
+          color="red"
+          icon={<IconAlertCircle aria-hidden />}
+          role="alert"
+          withCloseButton
+          onClose={() => setActionError(null)}
+          closeButtonLabel="Dismiss"
+        >
           {actionError}
         </Alert>
       )}
@@ -152,8 +166,8 @@ export default function PendingUsersPage() {
         {rejecting && (
           <Stack>
             <Text>
-              Reject the registration of <strong>{fullName(rejecting)}</strong> ({rejecting.email})? The record is deleted; they
-              can register again.
+              Reject the registration of <strong>{fullName(rejecting)}</strong> ({rejecting.email})? The record is
+              deleted; they can register again.
             </Text>
             <Group justify="flex-end">
               <Button variant="default" onClick={() => setRejecting(null)}>

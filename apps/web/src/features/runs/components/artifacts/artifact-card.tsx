@@ -1,5 +1,19 @@
 import type { ArtifactKind, PlayerArtifact } from '@tradecraft/shared';
-import { Avatar, Badge, Box, Button, Collapse, Divider, Group, Paper, Stack, Table, Text, ThemeIcon, Title } from '@mantine/core';
+import {
+  Avatar,
+  Badge,
+  Box,
+  Button,
+  Collapse,
+  Divider,
+  Group,
+  Paper,
+  Stack,
+  Table,
+  Text,
+  ThemeIcon,
+  Title,
+} from '@mantine/core';
 import {
   IconBraces,
   IconCode,
@@ -44,7 +58,14 @@ export function ArtifactCard({ artifact, toGrade = false }: { artifact: PlayerAr
   // A forum post shows its handle and time in the post itself.
   const meta = artifact.kind === 'forum-post' ? [kind.label] : [kind.label, artifact.source, artifact.date];
   return (
-    <Paper component="article" withBorder radius="md" aria-labelledby={headingId} style={{ overflow: 'hidden' }} className={toGrade ? classes.toGrade : undefined}>
+    <Paper
+      component="article"
+      withBorder
+      radius="md"
+      aria-labelledby={headingId}
+      style={{ overflow: 'hidden' }}
+      className={toGrade ? classes.toGrade : undefined}
+    >
       {artifact.tlp && <TlpBanner label={artifact.tlp} />}
       <Group className={classes.artifactHeader} gap="sm" wrap="nowrap" px="md" py="xs">
         <ThemeIcon variant="light" color="gray" size="lg" radius="md" aria-hidden>
@@ -138,9 +159,14 @@ function DnsBody({ content }: { content: string }) {
   const table = parseDnsRecords(content);
   if (!table) return <LogBody content={content} />;
   return (
-    <Table.ScrollContainer minWidth={table.columns.length * 110} scrollAreaProps={focusableScroll('Passive DNS records')}>
+    <Table.ScrollContainer
+      minWidth={table.columns.length * 110}
+      scrollAreaProps={focusableScroll('Passive DNS records')}
+    >
       <Table fz="sm" verticalSpacing={4} horizontalSpacing="xs" striped>
-        <Table.Caption style={{ captionSide: 'top', textAlign: 'left', marginTop: 0 }}>Passive DNS records</Table.Caption>
+        <Table.Caption style={{ captionSide: 'top', textAlign: 'left', marginTop: 0 }}>
+          Passive DNS records
+        </Table.Caption>
         <Table.Thead>
           <Table.Tr>
             {table.columns.map((column, index) => (

@@ -31,8 +31,16 @@ describe('parseChatLine', () => {
       text: 'Dana is confirmed bad: plan?',
     });
     expect(parseChatLine('helpdesk.tom: on it')).toEqual({ time: null, speaker: 'helpdesk.tom', text: 'on it' });
-    expect(parseChatLine('[07:58] Site down since 07:40')).toEqual({ time: '07:58', speaker: null, text: 'Site down since 07:40' });
-    expect(parseChatLine('(screenshot attached)')).toEqual({ time: null, speaker: null, text: '(screenshot attached)' });
+    expect(parseChatLine('[07:58] Site down since 07:40')).toEqual({
+      time: '07:58',
+      speaker: null,
+      text: 'Site down since 07:40',
+    });
+    expect(parseChatLine('(screenshot attached)')).toEqual({
+      time: null,
+      speaker: null,
+      text: '(screenshot attached)',
+    });
   });
 });
 

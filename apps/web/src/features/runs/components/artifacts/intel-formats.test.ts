@@ -13,7 +13,9 @@ describe('parseDnsRecords', () => {
   });
 
   it('reads JSON lines of records, every key a column', () => {
-    const table = parseDnsRecords('{"rrname":"a.example","rrtype":"A","rdata":"192.0.2.1"}\n{"rrname":"a.example","rrtype":"NS","rdata":"ns1.example","count":4}');
+    const table = parseDnsRecords(
+      '{"rrname":"a.example","rrtype":"A","rdata":"192.0.2.1"}\n{"rrname":"a.example","rrtype":"NS","rdata":"ns1.example","count":4}',
+    );
     expect(table?.columns).toEqual(['rrname', 'rrtype', 'rdata', 'count']);
     expect(table?.rows[0]).toEqual(['a.example', 'A', '192.0.2.1', '']);
   });
@@ -36,7 +38,11 @@ describe('parseDnsRecords', () => {
 
 describe('parseWhois', () => {
   it('reads name and value pairs and keeps other lines as remarks, without comments', () => {
-    expect(parseWhois('% IANA WHOIS\nDomain Name: VOICE-MSGCENTER.EXAMPLE\nCreation Date: 2025-03-09T22:14:00Z\n\n>>> Last update <<<')).toEqual([
+    expect(
+      parseWhois(
+        '% IANA WHOIS\nDomain Name: VOICE-MSGCENTER.EXAMPLE\nCreation Date: 2025-03-09T22:14:00Z\n\n>>> Last update <<<',
+      ),
+    ).toEqual([
       { name: 'Domain Name', value: 'VOICE-MSGCENTER.EXAMPLE' },
       { name: 'Creation Date', value: '2025-03-09T22:14:00Z' },
       { name: null, value: '>>> Last update <<<' },
@@ -49,9 +55,22 @@ describe('parseStix', () => {
     type: 'bundle',
     id: 'bundle--1',
     objects: [
-      { type: 'indicator', id: 'indicator--1', name: 'Relay host', pattern: "[domain-name:value = 'login.example']", valid_from: '2025-03-10T00:00:00Z', indicator_types: ['malicious-activity'] },
+      {
+        type: 'indicator',
+        id: 'indicator--1',
+        name: 'Relay host',
+        pattern: "[domain-name:value = 'login.example']",
+        valid_from: '2025-03-10T00:00:00Z',
+        indicator_types: ['malicious-activity'],
+      },
       { type: 'threat-actor', id: 'threat-actor--1', name: 'Ledger Fox', aliases: ['LF'] },
-      { type: 'relationship', id: 'relationship--1', relationship_type: 'indicates', source_ref: 'indicator--1', target_ref: 'threat-actor--1' },
+      {
+        type: 'relationship',
+        id: 'relationship--1',
+        relationship_type: 'indicates',
+        source_ref: 'indicator--1',
+        target_ref: 'threat-actor--1',
+      },
     ],
   });
 
@@ -59,14 +78,17 @@ describe('parseStix', () => {
     const view = parseStix(bundle)!;
     expect(view.bundleId).toBe('bundle--1');
     expect(view.groups.map((group) => group.type)).toEqual(['indicator', 'threat-actor', 'relationship']);
-    expect(view.groups[0]!.objects[0]!.fields).toContainEqual({ name: 'pattern', value: "[domain-name:value = 'login.example']" });
+    expect(view.groups[0]!.objects[0]!.fields).toContainEqual({
+      name: 'pattern',
+      value: "[domain-name:value = 'login.example']",
+    });
     expect(view.groups[2]!.objects[0]!.title).toBe('Relay host indicates Ledger Fox');
   });
 
   it('reads one object on its own, and refuses text that is not STIX JSON', () => {
-    expect(parseStix('{"type":"malware","id":"malware--1","name":"Qakbot","is_family":true}')!.groups[0]!.objects[0]!.fields).toEqual([
-      { name: 'is_family', value: 'true' },
-    ]);
+    expect(
+      parseStix('{"type":"malware","id":"malware--1","name":"Qakbot","is_family":true}')!.groups[0]!.objects[0]!.fields,
+    ).toEqual([{ name: 'is_family', value: 'true' }]);
     expect(parseStix('not json')).toBeNull();
     expect(parseStix('{"name":"no type"}')).toBeNull();
   });

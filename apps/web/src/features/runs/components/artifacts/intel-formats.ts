@@ -16,7 +16,8 @@ function tableFromObjects(objects: Record<string, unknown>[]): RecordTable | nul
   return { columns, rows: objects.map((object) => columns.map((column) => cellText(object[column]))) };
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Passive DNS records: a JSON array (or JSON lines) of objects, or a header line and rows separated by tabs,
@@ -27,7 +28,12 @@ export function parseDnsRecords(content: string): RecordTable | null {
   if (!text) return null;
   if (text.startsWith('[') || text.startsWith('{')) {
     try {
-      const parsed: unknown = text.startsWith('[') ? JSON.parse(text) : text.split(/\r?\n/).filter((line) => line.trim()).map((line) => JSON.parse(line) as unknown);
+      const parsed: unknown = text.startsWith('[')
+        ? JSON.parse(text)
+        : text
+            .split(/\r?\n/)
+            .filter((line) => line.trim())
+            .map((line) => JSON.parse(line) as unknown);
       return Array.isArray(parsed) && parsed.every(isRecord) ? tableFromObjects(parsed) : null;
     } catch {
       return null;
@@ -36,9 +42,16 @@ export function parseDnsRecords(content: string): RecordTable | null {
   const lines = text.split(/\r?\n/).filter((line) => line.trim() && !/^[-=|+\s]+$/.test(line));
   const headerless = recordsWithoutHeader(lines);
   if (headerless) return headerless;
-  const separator = [/\t/, /\s*\|\s*/, /\s*,\s*/, /\s{2,}/].find((candidate) => lines.every((line) => candidate.test(line.trim())));
+  const separator = [/\t/, /\s*\|\s*/, /\s*,\s*/, /\s{2,}/].find((candidate) =>
+    lines.every((line) => candidate.test(line.trim())),
+  );
   if (!separator || lines.length < 2) return null;
-  const split = (line: string) => line.trim().replace(/^\|\s*|\s*\|$/g, '').split(separator).map((cell) => cell.trim());
+  const split = (line: string) =>
+    line
+      .trim()
+      .replace(/^\|\s*|\s*\|$/g, '')
+      .split(separator)
+      .map((cell) => cell.trim());
   const columns = split(lines[0]!);
   const rows = lines.slice(1).map(split);
   if (columns.length < 2 || rows.some((row) => row.length !== columns.length)) return null;
@@ -52,7 +65,12 @@ const HEADERLESS_COLUMNS = ['Name', 'Type', 'Data', 'First seen', 'Last seen', '
 function recordsWithoutHeader(lines: string[]): RecordTable | null {
   const rows = lines.map((line) => line.trim().split(/\s+/));
   const width = rows[0]?.length ?? 0;
-  if (width < 3 || width > HEADERLESS_COLUMNS.length || rows.some((row) => row.length !== width || !RECORD_TYPES.test(row[1]!))) return null;
+  if (
+    width < 3 ||
+    width > HEADERLESS_COLUMNS.length ||
+    rows.some((row) => row.length !== width || !RECORD_TYPES.test(row[1]!))
+  )
+    return null;
   return { columns: HEADERLESS_COLUMNS.slice(0, width), rows };
 }
 
@@ -70,7 +88,9 @@ export function parseWhois(content: string): WhoisLine[] {
     .filter((line) => line.trim() && !/^\s*[%#]/.test(line))
     .map((line) => {
       const match = /^\s*([A-Za-z][\w /.()-]{0,60}?)\s*:\s*(.*)$/.exec(line);
-      return match && !/^https?$/i.test(match[1]!) ? { name: match[1]!, value: match[2]!.trim() } : { name: null, value: line.trim() };
+      return match && !/^https?$/i.test(match[1]!)
+        ? { name: match[1]!, value: match[2]!.trim() }
+        : { name: null, value: line.trim() };
     });
 }
 
@@ -97,13 +117,21 @@ export interface StixView {
 const KEY_FIELDS: Record<string, string[]> = {
   indicator: ['pattern', 'indicator_types', 'valid_from', 'valid_until', 'description'],
   malware: ['malware_types', 'is_family', 'aliases', 'description'],
-  'threat-actor': ['threat_actor_types', 'aliases', 'roles', 'sophistication', 'resource_level', 'primary_motivation', 'description'],
+  'threat-actor': [
+    'threat_actor_types',
+    'aliases',
+    'roles',
+    'sophistication',
+    'resource_level',
+    'primary_motivation',
+    'description',
+  ],
   'intrusion-set': ['aliases', 'first_seen', 'last_seen', 'goals', 'primary_motivation', 'description'],
   campaign: ['aliases', 'first_seen', 'last_seen', 'objective', 'description'],
   'attack-pattern': ['external_references', 'kill_chain_phases', 'description'],
   tool: ['tool_types', 'description'],
   vulnerability: ['external_references', 'description'],
-  'identity': ['identity_class', 'sectors', 'contact_information', 'description'],
+  identity: ['identity_class', 'sectors', 'contact_information', 'description'],
   report: ['report_types', 'published', 'object_refs', 'description'],
   sighting: ['sighting_of_ref', 'first_seen', 'last_seen', 'count', 'where_sighted_refs'],
   'observed-data': ['first_observed', 'last_observed', 'number_observed', 'object_refs'],
@@ -122,7 +150,8 @@ function fieldValue(value: unknown, names: Map<string, string>): string {
     return value
       .map((item) => {
         if (isRecord(item)) {
-          if (typeof item.external_id === 'string') return `${String(item.source_name ?? '')} ${item.external_id}`.trim();
+          if (typeof item.external_id === 'string')
+            return `${String(item.source_name ?? '')} ${item.external_id}`.trim();
           if (typeof item.phase_name === 'string') return `${String(item.kill_chain_name ?? '')}: ${item.phase_name}`;
           return JSON.stringify(item);
         }
@@ -130,7 +159,10 @@ function fieldValue(value: unknown, names: Map<string, string>): string {
       })
       .join(', ');
   }
-  if (isRecord(value)) return Object.entries(value).map(([key, inner]) => `${key}: ${cellText(inner)}`).join(', ');
+  if (isRecord(value))
+    return Object.entries(value)
+      .map(([key, inner]) => `${key}: ${cellText(inner)}`)
+      .join(', ');
   return typeof value === 'string' ? (names.get(value) ?? value) : cellText(value);
 }
 

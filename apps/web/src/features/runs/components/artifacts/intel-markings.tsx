@@ -1,12 +1,24 @@
-import { CREDIBILITY_LABELS, RELIABILITY_LABELS, type CredibilityGrade, type ReliabilityGrade, type TlpLabel } from '@tradecraft/shared';
+import {
+  CREDIBILITY_LABELS,
+  RELIABILITY_LABELS,
+  type CredibilityGrade,
+  type ReliabilityGrade,
+  type TlpLabel,
+} from '@tradecraft/shared';
 import { Box, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import classes from '../runs.module.css';
 
 // TLP 2.0 (FIRST): each label in its standard colour on black; every pair is above 4.5:1.
 const TLP: Record<TlpLabel, { colour: string; meaning: string }> = {
   RED: { colour: '#FF2B2B', meaning: 'For the eyes and ears of individual recipients only, no further disclosure.' },
-  'AMBER+STRICT': { colour: '#FFC000', meaning: "Limited disclosure, restricted to the recipient's organisation only." },
-  AMBER: { colour: '#FFC000', meaning: "Limited disclosure, restricted to the recipient's organisation and its clients on a need-to-know basis." },
+  'AMBER+STRICT': {
+    colour: '#FFC000',
+    meaning: "Limited disclosure, restricted to the recipient's organisation only.",
+  },
+  AMBER: {
+    colour: '#FFC000',
+    meaning: "Limited disclosure, restricted to the recipient's organisation and its clients on a need-to-know basis.",
+  },
   GREEN: { colour: '#33FF00', meaning: 'Limited disclosure, restricted to the community.' },
   CLEAR: { colour: '#FFFFFF', meaning: 'Disclosure is not limited.' },
 };

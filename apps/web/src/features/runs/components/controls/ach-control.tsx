@@ -23,13 +23,32 @@ function HypothesisList({ hypotheses }: { hypotheses: string[] }) {
 }
 
 /** One cell of the matrix: three radio toggles C, I, N, named by their row and column for screen readers. */
-function MarkCell({ name, legend, value, onChange, disabled }: { name: string; legend: string; value: AchMark | null; onChange: (mark: AchMark) => void; disabled: boolean }) {
+function MarkCell({
+  name,
+  legend,
+  value,
+  onChange,
+  disabled,
+}: {
+  name: string;
+  legend: string;
+  value: AchMark | null;
+  onChange: (mark: AchMark) => void;
+  disabled: boolean;
+}) {
   return (
     <fieldset className={classes.achCell}>
       <VisuallyHidden component="legend">{legend}</VisuallyHidden>
       {ACH_MARKS.map((mark) => (
         <label key={mark} className={classes.achToggle} data-mark={mark} title={ACH_MARK_LABELS[mark]}>
-          <input type="radio" name={name} value={mark} checked={value === mark} disabled={disabled} onChange={() => onChange(mark)} />
+          <input
+            type="radio"
+            name={name}
+            value={mark}
+            checked={value === mark}
+            disabled={disabled}
+            onChange={() => onChange(mark)}
+          />
           <span aria-hidden>{mark}</span>
           <VisuallyHidden>{ACH_MARK_LABELS[mark]}</VisuallyHidden>
         </label>
@@ -44,13 +63,17 @@ function MarkCell({ name, legend, value, onChange, disabled }: { name: string; l
  */
 export function AchControl({ step, result, busy, onSubmit }: ControlProps<'ach'>) {
   const baseName = useId();
-  const [marks, setMarks] = useState<(AchMark | null)[][]>(() => step.evidence.map(() => step.hypotheses.map(() => null)));
+  const [marks, setMarks] = useState<(AchMark | null)[][]>(() =>
+    step.evidence.map(() => step.hypotheses.map(() => null)),
+  );
   const [best, setBest] = useState<string | null>(null);
   const [missing, setMissing] = useState(false);
   const emptyCells = marks.flat().filter((mark) => mark === null).length;
   const narrow = useMediaQuery('(max-width: 36em)');
   const setMark = (row: number, column: number, mark: AchMark) =>
-    setMarks((current) => current.map((cells, r) => (r === row ? cells.map((cell, c) => (c === column ? mark : cell)) : cells)));
+    setMarks((current) =>
+      current.map((cells, r) => (r === row ? cells.map((cell, c) => (c === column ? mark : cell)) : cells)),
+    );
 
   const legend = (
     <Text size="xs" c="dimmed">
@@ -100,7 +123,10 @@ export function AchControl({ step, result, busy, onSubmit }: ControlProps<'ach'>
             ))}
           </Stack>
         ) : (
-          <Table.ScrollContainer minWidth={160 + step.hypotheses.length * 116} scrollAreaProps={focusableScroll('Evidence matrix')}>
+          <Table.ScrollContainer
+            minWidth={160 + step.hypotheses.length * 116}
+            scrollAreaProps={focusableScroll('Evidence matrix')}
+          >
             <Table fz="sm" verticalSpacing={6} horizontalSpacing={6} withRowBorders>
               <Table.Thead>
                 <Table.Tr>
@@ -135,10 +161,20 @@ export function AchControl({ step, result, busy, onSubmit }: ControlProps<'ach'>
             </Table>
           </Table.ScrollContainer>
         )}
-        <Radio.Group value={best} onChange={setBest} label="Most likely hypothesis" error={missing && best === null ? 'Pick the most likely hypothesis.' : undefined}>
+        <Radio.Group
+          value={best}
+          onChange={setBest}
+          label="Most likely hypothesis"
+          error={missing && best === null ? 'Pick the most likely hypothesis.' : undefined}
+        >
           <Stack gap={6} mt="xs">
             {step.hypotheses.map((hypothesis, index) => (
-              <Radio key={index} value={String(index)} disabled={busy} label={`${hypothesisName(index)}: ${hypothesis}`} />
+              <Radio
+                key={index}
+                value={String(index)}
+                disabled={busy}
+                label={`${hypothesisName(index)}: ${hypothesis}`}
+              />
             ))}
           </Stack>
         </Radio.Group>
@@ -155,11 +191,14 @@ export function AchControl({ step, result, busy, onSubmit }: ControlProps<'ach'>
     <Stack gap="xs">
       <HypothesisList hypotheses={result.hypotheses} />
       <Text size="sm">
-        {result.cellsRight} of {result.cellCount} cells match the key. Most likely: you picked {hypothesisName(result.best.given)}, the key is{' '}
-        {hypothesisName(result.best.key)}.
+        {result.cellsRight} of {result.cellCount} cells match the key. Most likely: you picked{' '}
+        {hypothesisName(result.best.given)}, the key is {hypothesisName(result.best.key)}.
       </Text>
       {legend}
-      <Table.ScrollContainer minWidth={160 + result.hypotheses.length * 96} scrollAreaProps={focusableScroll('Evidence matrix against the key')}>
+      <Table.ScrollContainer
+        minWidth={160 + result.hypotheses.length * 96}
+        scrollAreaProps={focusableScroll('Evidence matrix against the key')}
+      >
         <Table fz="sm" verticalSpacing={6} horizontalSpacing={6}>
           <Table.Thead>
             <Table.Tr>
@@ -179,13 +218,20 @@ export function AchControl({ step, result, busy, onSubmit }: ControlProps<'ach'>
                   {row.text}
                 </Table.Th>
                 {row.cells.map((cell, column) => (
-                  <Table.Td key={column} ta="center" className={classes.achResultCell} data-state={cell.right ? 'correct' : 'wrong'}>
+                  <Table.Td
+                    key={column}
+                    ta="center"
+                    className={classes.achResultCell}
+                    data-state={cell.right ? 'correct' : 'wrong'}
+                  >
                     <Group gap={4} justify="center" wrap="nowrap">
                       <VerdictIcon verdict={cell.right ? 'right' : 'wrong'} size="xs" />
                       <span>
                         {cell.right ? cell.key : `${cell.given ?? '-'} → ${cell.key}`}
                         <VisuallyHidden>
-                          {cell.right ? ` ${ACH_MARK_LABELS[cell.key]}, right` : `: you marked ${cell.given ? ACH_MARK_LABELS[cell.given] : 'nothing'}, the key is ${ACH_MARK_LABELS[cell.key]}`}
+                          {cell.right
+                            ? ` ${ACH_MARK_LABELS[cell.key]}, right`
+                            : `: you marked ${cell.given ? ACH_MARK_LABELS[cell.given] : 'nothing'}, the key is ${ACH_MARK_LABELS[cell.key]}`}
                         </VisuallyHidden>
                       </span>
                     </Group>

@@ -6,7 +6,17 @@ import type { ReactNode } from 'react';
  * The form of every kind that is built up before it is sent (all but choice): its fields, then the one Submit
  * button. `onSubmit` runs on Submit or Enter; it checks what is missing and sends the answer.
  */
-export function AnswerForm({ busy, onSubmit, note, children }: { busy: boolean; onSubmit: () => void; note?: string; children: ReactNode }) {
+export function AnswerForm({
+  busy,
+  onSubmit,
+  note,
+  children,
+}: {
+  busy: boolean;
+  onSubmit: () => void;
+  note?: string;
+  children: ReactNode;
+}) {
   return (
     <Stack
       component="form"
@@ -17,7 +27,13 @@ export function AnswerForm({ busy, onSubmit, note, children }: { busy: boolean; 
       }}
     >
       {children}
-      <Button type="submit" size="md" loading={busy} leftSection={<IconSend size={18} aria-hidden />} style={{ alignSelf: 'flex-start' }}>
+      <Button
+        type="submit"
+        size="md"
+        loading={busy}
+        leftSection={<IconSend size={18} aria-hidden />}
+        style={{ alignSelf: 'flex-start' }}
+      >
         Submit answer
       </Button>
       <Text size="xs" c="dimmed">

@@ -7,7 +7,10 @@ import { VerdictIcon } from '../../../../ui/credit';
 
 /** Keys typed into a field or a dialog are not player shortcuts. */
 export function isTypingTarget(target: EventTarget | null): boolean {
-  return target instanceof Element && target.closest('input, textarea, select, [contenteditable="true"], [role="dialog"]') !== null;
+  return (
+    target instanceof Element &&
+    target.closest('input, textarea, select, [contenteditable="true"], [role="dialog"]') !== null
+  );
 }
 
 /** choice: one button per option (keys 1-6 pick one); once answered, every option with its credit and feedback. */
@@ -71,7 +74,9 @@ export function ChoiceControl({ step, result, busy, onSubmit }: ControlProps<'ch
         return (
           <li key={index} className={classes.lockedOption} data-state={state}>
             <Group gap="sm" wrap="nowrap" align="flex-start">
-              <VerdictIcon verdict={correct ? 'right' : option.chosen ? (option.credit > 0 ? 'partial' : 'wrong') : null} />
+              <VerdictIcon
+                verdict={correct ? 'right' : option.chosen ? (option.credit > 0 ? 'partial' : 'wrong') : null}
+              />
               <Stack gap={2} miw={0}>
                 <Text size="sm" className={classes.preWrap}>
                   {option.text}

@@ -24,7 +24,8 @@ const common = {
   options: [],
 } as const;
 
-const step = <K extends StepKind>(kind: K, fields: Partial<PlayerStepOfKind<K>>) => ({ ...common, kind, ...fields }) as unknown as PlayerStepOfKind<K>;
+const step = <K extends StepKind>(kind: K, fields: Partial<PlayerStepOfKind<K>>) =>
+  ({ ...common, kind, ...fields }) as unknown as PlayerStepOfKind<K>;
 
 const wrap = (node: React.ReactNode) => render(<MantineProvider>{node}</MantineProvider>);
 
@@ -45,7 +46,8 @@ beforeEach(() => {
     unobserve() {}
     disconnect() {}
   };
-  if (!('fonts' in document)) Object.defineProperty(document, 'fonts', { value: { addEventListener() {}, removeEventListener() {} } });
+  if (!('fonts' in document))
+    Object.defineProperty(document, 'fonts', { value: { addEventListener() {}, removeEventListener() {} } });
 });
 afterEach(cleanup);
 
@@ -54,7 +56,14 @@ const submit = () => fireEvent.click(screen.getByRole('button', { name: 'Submit 
 describe('MultiControl', () => {
   it('sends the shown indexes ticked, in order, and an empty list when none applies', () => {
     const onSubmit = vi.fn();
-    wrap(<MultiControl step={step('multi', { options: [{ text: 'A' }, { text: 'B' }, { text: 'C' }] })} result={null} busy={false} onSubmit={onSubmit} />);
+    wrap(
+      <MultiControl
+        step={step('multi', { options: [{ text: 'A' }, { text: 'B' }, { text: 'C' }] })}
+        result={null}
+        busy={false}
+        onSubmit={onSubmit}
+      />,
+    );
     submit();
     expect(onSubmit).toHaveBeenLastCalledWith({ selected: [] });
     fireEvent.click(screen.getByRole('checkbox', { name: 'C' }));
@@ -67,12 +76,23 @@ describe('MultiControl', () => {
 describe('RankControl', () => {
   it('moves an item with its buttons, announces the move and sends the order', () => {
     const onSubmit = vi.fn();
-    wrap(<RankControl step={step('rank', { options: [{ text: 'Patch' }, { text: 'Hunt' }, { text: 'Report' }] })} result={null} busy={false} onSubmit={onSubmit} />);
+    wrap(
+      <RankControl
+        step={step('rank', { options: [{ text: 'Patch' }, { text: 'Hunt' }, { text: 'Report' }] })}
+        result={null}
+        busy={false}
+        onSubmit={onSubmit}
+      />,
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Move up: Report' }));
     expect(screen.getByRole('status').textContent).toBe('Report moved to position 2 of 3.');
     fireEvent.click(screen.getByRole('button', { name: 'Move up: Report' }));
     const items = within(screen.getByRole('list', { name: 'Your order' })).getAllByRole('listitem');
-    expect(items.map((item) => item.textContent)).toEqual(['1Position 1: Report', '2Position 2: Patch', '3Position 3: Hunt']);
+    expect(items.map((item) => item.textContent)).toEqual([
+      '1Position 1: Report',
+      '2Position 2: Patch',
+      '3Position 3: Hunt',
+    ]);
     expect((screen.getByRole('button', { name: 'Move up: Report' }) as HTMLButtonElement).disabled).toBe(true);
     submit();
     expect(onSubmit).toHaveBeenLastCalledWith({ order: [2, 0, 1] });
@@ -82,7 +102,14 @@ describe('RankControl', () => {
 describe('EstimateControl', () => {
   it('shows every ICD 203 term with its range and asks for a confidence before sending', () => {
     const onSubmit = vi.fn();
-    wrap(<EstimateControl step={step('estimate', { statement: 'They strike again', askConfidence: true })} result={null} busy={false} onSubmit={onSubmit} />);
+    wrap(
+      <EstimateControl
+        step={step('estimate', { statement: 'They strike again', askConfidence: true })}
+        result={null}
+        busy={false}
+        onSubmit={onSubmit}
+      />,
+    );
     expect(screen.getAllByRole('radio')).toHaveLength(10);
     expect(screen.getByRole('radio', { name: /Very likely\s*80-95 %/ })).toBeTruthy();
     fireEvent.click(screen.getByRole('radio', { name: /^Likely/ }));
@@ -98,7 +125,14 @@ describe('EstimateControl', () => {
 describe('GradeSourceControl', () => {
   it('sends reliability and credibility, each grade named with its definition', () => {
     const onSubmit = vi.fn();
-    wrap(<GradeSourceControl step={step('grade-source', { artifact: 0 })} result={null} busy={false} onSubmit={onSubmit} />);
+    wrap(
+      <GradeSourceControl
+        step={step('grade-source', { artifact: 0 })}
+        result={null}
+        busy={false}
+        onSubmit={onSubmit}
+      />,
+    );
     fireEvent.click(screen.getByRole('radio', { name: /^B\s*: Usually reliable$/ }));
     fireEvent.click(screen.getByRole('radio', { name: /^3\s*: Possibly true$/ }));
     submit();
@@ -111,13 +145,20 @@ describe('ExtractControl', () => {
     const onSubmit = vi.fn();
     wrap(
       <ExtractControl
-        step={step('extract', { fields: [{ label: 'Relay domain', type: 'domain' }, { label: 'Replay address', type: 'ip' }] })}
+        step={step('extract', {
+          fields: [
+            { label: 'Relay domain', type: 'domain' },
+            { label: 'Replay address', type: 'ip' },
+          ],
+        })}
         result={null}
         busy={false}
         onSubmit={onSubmit}
       />,
     );
-    fireEvent.change(screen.getByRole('textbox', { name: /Relay domain/ }), { target: { value: 'login.voice-msgcenter[.]example' } });
+    fireEvent.change(screen.getByRole('textbox', { name: /Relay domain/ }), {
+      target: { value: 'login.voice-msgcenter[.]example' },
+    });
     submit();
     expect(onSubmit).toHaveBeenLastCalledWith({ values: ['login.voice-msgcenter[.]example', ''] });
   });
@@ -132,13 +173,20 @@ describe('AchControl', () => {
     fireEvent.click(screen.getByRole('radio', { name: 'H2: State' }));
     submit();
     expect(screen.getByRole('alert').textContent).toBe('Mark every cell: 4 cells are still empty.');
-    const cell = (row: number, column: number) => screen.getByRole('group', { name: `Evidence ${row} against H${column}` });
+    const cell = (row: number, column: number) =>
+      screen.getByRole('group', { name: `Evidence ${row} against H${column}` });
     fireEvent.click(within(cell(1, 1)).getByRole('radio', { name: 'Consistent' }));
     fireEvent.click(within(cell(1, 2)).getByRole('radio', { name: 'Inconsistent' }));
     fireEvent.click(within(cell(2, 1)).getByRole('radio', { name: 'Not applicable' }));
     fireEvent.click(within(cell(2, 2)).getByRole('radio', { name: 'Consistent' }));
     submit();
-    expect(onSubmit).toHaveBeenLastCalledWith({ marks: [['C', 'I'], ['N', 'C']], best: 1 });
+    expect(onSubmit).toHaveBeenLastCalledWith({
+      marks: [
+        ['C', 'I'],
+        ['N', 'C'],
+      ],
+      best: 1,
+    });
   });
 });
 
@@ -146,14 +194,21 @@ describe('WriteControl', () => {
   it('counts words as they are typed and flags going over the limit', () => {
     wrap(
       <WriteControl
-        step={step('write', { prompt: 'Write a BLUF.', maxWords: 3, checks: { tlp: true, estimativeLanguage: true, mustMention: ['T1566'] }, rubric: [{ criterion: 'Clear', points: 2 }] })}
+        step={step('write', {
+          prompt: 'Write a BLUF.',
+          maxWords: 3,
+          checks: { tlp: true, estimativeLanguage: true, mustMention: ['T1566'] },
+          rubric: [{ criterion: 'Clear', points: 2 }],
+        })}
         result={null}
         busy={false}
         onSubmit={vi.fn()}
       />,
     );
     expect(screen.getByText('0 / 3 words')).toBeTruthy();
-    fireEvent.change(screen.getByRole('textbox', { name: 'Your answer' }), { target: { value: 'TLP:GREEN  one\ntwo three' } });
+    fireEvent.change(screen.getByRole('textbox', { name: 'Your answer' }), {
+      target: { value: 'TLP:GREEN  one\ntwo three' },
+    });
     expect(screen.getByText('4 / 3 words (over the limit)')).toBeTruthy();
     expect(screen.getByText(/it mentions T1566/)).toBeTruthy();
   });

@@ -1,4 +1,10 @@
-import { CONFIDENCE_LEVELS, ESTIMATE_TERM_INFO, ESTIMATE_TERMS, type ConfidenceLevel, type EstimateTerm } from '@tradecraft/shared';
+import {
+  CONFIDENCE_LEVELS,
+  ESTIMATE_TERM_INFO,
+  ESTIMATE_TERMS,
+  type ConfidenceLevel,
+  type EstimateTerm,
+} from '@tradecraft/shared';
 import { Blockquote, Group, Radio, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import classes from '../runs.module.css';
@@ -67,7 +73,11 @@ export function EstimateControl({ step, result, busy, onSubmit }: ControlProps<'
                 key={value}
                 value={value}
                 disabled={busy}
-                classNames={{ root: classes.scaleOption, body: classes.scaleBody, labelWrapper: classes.scaleLabelWrapper }}
+                classNames={{
+                  root: classes.scaleOption,
+                  body: classes.scaleBody,
+                  labelWrapper: classes.scaleLabelWrapper,
+                }}
                 label={
                   <Group gap="sm" wrap="nowrap" justify="space-between">
                     <span>{ESTIMATE_TERM_INFO[value].label}</span>
@@ -125,7 +135,11 @@ export function EstimateControl({ step, result, busy, onSubmit }: ControlProps<'
             );
           }
           return (
-            <li key={value} className={`${classes.scaleResult} ${classes.lockedOption}`} data-state={accepted ? 'correct' : result.verdict === 'partial' ? 'partial' : 'wrong'}>
+            <li
+              key={value}
+              className={`${classes.scaleResult} ${classes.lockedOption}`}
+              data-state={accepted ? 'correct' : result.verdict === 'partial' ? 'partial' : 'wrong'}
+            >
               <Group gap="sm" wrap="nowrap" align="flex-start">
                 <VerdictIcon verdict={verdict} />
                 <Stack gap={0} style={{ flex: 1 }}>
@@ -138,7 +152,14 @@ export function EstimateControl({ step, result, busy, onSubmit }: ControlProps<'
                     </Text>
                   </Group>
                   <Text size="xs" fw={600}>
-                    {[given ? 'Your estimate' : null, accepted ? 'Defensible' : given && result.distance === 1 ? 'One term from a defensible one' : null]
+                    {[
+                      given ? 'Your estimate' : null,
+                      accepted
+                        ? 'Defensible'
+                        : given && result.distance === 1
+                          ? 'One term from a defensible one'
+                          : null,
+                    ]
                       .filter(Boolean)
                       .join(' · ')}
                   </Text>
@@ -148,10 +169,12 @@ export function EstimateControl({ step, result, busy, onSubmit }: ControlProps<'
           );
         })}
       </Stack>
-      {result.confidence && <Text size="sm">Your confidence: {CONFIDENCE_WORDS[result.confidence]} (recorded, not graded).</Text>}
+      {result.confidence && (
+        <Text size="sm">Your confidence: {CONFIDENCE_WORDS[result.confidence]} (recorded, not graded).</Text>
+      )}
       <Text size="sm">
-        What happened: the statement turned out <strong>{result.outcome ? 'true' : 'false'}</strong>. Your estimate stated a probability
-        of {Math.round(result.probability * 100)} %; it counts towards your calibration.
+        What happened: the statement turned out <strong>{result.outcome ? 'true' : 'false'}</strong>. Your estimate
+        stated a probability of {Math.round(result.probability * 100)} %; it counts towards your calibration.
       </Text>
     </Stack>
   );

@@ -84,7 +84,8 @@ export function ExtractControl({ step, result, busy, onSubmit }: ControlProps<'e
                   ) : null}
                 </Text>
                 <Text size="sm">
-                  {field.accepted.length === 1 ? 'Key' : 'Accepted'}: <span className={classes.mono}>{field.accepted.join(', ')}</span>
+                  {field.accepted.length === 1 ? 'Key' : 'Accepted'}:{' '}
+                  <span className={classes.mono}>{field.accepted.join(', ')}</span>
                 </Text>
               </Stack>
             </Group>

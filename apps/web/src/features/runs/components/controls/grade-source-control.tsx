@@ -35,11 +35,22 @@ function GradePicker<G extends string>({
   disabled: boolean;
 }) {
   return (
-    <Radio.Group value={value} onChange={(next) => onChange(next as G)} label={label} description={description} error={error}>
+    <Radio.Group
+      value={value}
+      onChange={(next) => onChange(next as G)}
+      label={label}
+      description={description}
+      error={error}
+    >
       <Group gap="xs" mt="xs">
         {grades.map((grade) => (
           // The definition is one hover or focus away for sighted people, and part of the name for screen readers.
-          <Tooltip key={grade} label={`${grade}: ${definitions[grade]}`} events={{ hover: true, focus: true, touch: true }} withArrow>
+          <Tooltip
+            key={grade}
+            label={`${grade}: ${definitions[grade]}`}
+            events={{ hover: true, focus: true, touch: true }}
+            withArrow
+          >
             <Box className={classes.gradeChoice}>
               <Radio
                 value={grade}
@@ -64,7 +75,21 @@ function GradePicker<G extends string>({
   );
 }
 
-function AxisRow({ axis, given, key_, definition, keyDefinition, verdict }: { axis: string; given: string; key_: string; definition: string; keyDefinition: string; verdict: Verdict }) {
+function AxisRow({
+  axis,
+  given,
+  key_,
+  definition,
+  keyDefinition,
+  verdict,
+}: {
+  axis: string;
+  given: string;
+  key_: string;
+  definition: string;
+  keyDefinition: string;
+  verdict: Verdict;
+}) {
   return (
     <Table.Tr>
       <Table.Th scope="row">{axis}</Table.Th>
@@ -94,8 +119,9 @@ export function GradeSourceControl({ step, result, busy, onSubmit }: ControlProp
   const artifact = step.artifacts[step.artifact];
   const subject = (
     <Text size="sm">
-      Grade the source of <strong className={classes.preWrap}>{artifact?.title ?? `intel item ${step.artifact + 1}`}</strong> (marked “To grade” in
-      the intel) with the Admiralty code. Hover or focus a grade to read its definition.
+      Grade the source of{' '}
+      <strong className={classes.preWrap}>{artifact?.title ?? `intel item ${step.artifact + 1}`}</strong> (marked “To
+      grade” in the intel) with the Admiralty code. Hover or focus a grade to read its definition.
     </Text>
   );
 

@@ -17,7 +17,12 @@ export function MultiControl({ step, result, busy, onSubmit }: ControlProps<'mul
           onSubmit({ selected: selected.map(Number).sort((a, b) => a - b) });
         }}
       >
-        <Checkbox.Group value={selected} onChange={setSelected} label="Select every option that applies" description="Leave all unticked if none applies.">
+        <Checkbox.Group
+          value={selected}
+          onChange={setSelected}
+          label="Select every option that applies"
+          description="Leave all unticked if none applies."
+        >
           <Stack gap="xs" mt="xs">
             {step.options.map((option, index) => (
               <Checkbox
@@ -38,11 +43,18 @@ export function MultiControl({ step, result, busy, onSubmit }: ControlProps<'mul
     <Stack gap="xs">
       <Text size="sm">
         You found {result.rightPicked} of {result.rightCount} that apply
-        {result.wrongPicked > 0 ? ` and picked ${result.wrongPicked} that ${result.wrongPicked === 1 ? 'does' : 'do'} not` : ''}.
+        {result.wrongPicked > 0
+          ? ` and picked ${result.wrongPicked} that ${result.wrongPicked === 1 ? 'does' : 'do'} not`
+          : ''}
+        .
       </Text>
       <Stack component="ul" gap="xs" className={classes.plainList} aria-label="Options">
         {result.options.map((option, index) => (
-          <li key={index} className={classes.lockedOption} data-state={option.verdict === 'right' ? (option.correct ? 'correct' : 'other') : 'wrong'}>
+          <li
+            key={index}
+            className={classes.lockedOption}
+            data-state={option.verdict === 'right' ? (option.correct ? 'correct' : 'other') : 'wrong'}
+          >
             <Group gap="sm" wrap="nowrap" align="flex-start">
               <VerdictIcon verdict={option.verdict} />
               <Stack gap={2} miw={0}>
@@ -50,7 +62,8 @@ export function MultiControl({ step, result, busy, onSubmit }: ControlProps<'mul
                   {option.text}
                 </Text>
                 <Text size="xs" fw={600}>
-                  {option.correct ? 'Applies' : 'Does not apply'} · {option.selected ? 'you selected it' : 'you left it'}
+                  {option.correct ? 'Applies' : 'Does not apply'} ·{' '}
+                  {option.selected ? 'you selected it' : 'you left it'}
                   {option.verdict === 'wrong' ? (option.correct ? ' (missed)' : ' (wrong pick)') : ''}
                 </Text>
                 {option.feedback && (

@@ -32,7 +32,12 @@ export function RankControl({ step, result, busy, onSubmit }: ControlProps<'rank
     setAnnouncement(`${step.options[item]!.text} moved to position ${to + 1} of ${count}.`);
     if (focus) {
       // The focus follows the item; at the top or the bottom its other button is the one still usable.
-      const direction = (focus === 'up' && to === 0) || (focus === 'down' && to === count - 1) ? (focus === 'up' ? 'down' : 'up') : focus;
+      const direction =
+        (focus === 'up' && to === 0) || (focus === 'down' && to === count - 1)
+          ? focus === 'up'
+            ? 'down'
+            : 'up'
+          : focus;
       requestAnimationFrame(() => buttons.current.get(`${item}-${direction}`)?.focus());
     }
   };
@@ -48,7 +53,13 @@ export function RankControl({ step, result, busy, onSubmit }: ControlProps<'rank
         <Text size="sm" id={`${step.id}-rank-help`}>
           Put the items in order, the first at the top. Drag an item, or use its Move up and Move down buttons.
         </Text>
-        <Stack component="ol" gap="xs" className={classes.plainList} aria-label="Your order" aria-describedby={`${step.id}-rank-help`}>
+        <Stack
+          component="ol"
+          gap="xs"
+          className={classes.plainList}
+          aria-label="Your order"
+          aria-describedby={`${step.id}-rank-help`}
+        >
           {order.map((item, position) => {
             const text = step.options[item]!.text;
             return (
@@ -119,8 +130,8 @@ export function RankControl({ step, result, busy, onSubmit }: ControlProps<'rank
   return (
     <Stack gap="xs">
       <Text size="sm">
-        The right order, with where you put each item. {result.totalPairs - result.discordantPairs} of {result.totalPairs} pairs in the
-        right order.
+        The right order, with where you put each item. {result.totalPairs - result.discordantPairs} of{' '}
+        {result.totalPairs} pairs in the right order.
       </Text>
       <Stack component="ol" gap="xs" className={classes.plainList} aria-label="The right order">
         {result.items.map((item, position) => {

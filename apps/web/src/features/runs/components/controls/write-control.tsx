@@ -26,8 +26,12 @@ export function WriteControl({ step, result, busy, onSubmit }: ControlProps<'wri
 
   if (!result) {
     const planned = [
-      step.checks.tlp ? 'it starts with a TLP 2.0 marking (TLP:CLEAR, TLP:GREEN, TLP:AMBER, TLP:AMBER+STRICT or TLP:RED)' : null,
-      step.checks.estimativeLanguage ? 'likelihood is stated only with the seven ICD 203 terms (no “possibly”, “might”, “probably”...)' : null,
+      step.checks.tlp
+        ? 'it starts with a TLP 2.0 marking (TLP:CLEAR, TLP:GREEN, TLP:AMBER, TLP:AMBER+STRICT or TLP:RED)'
+        : null,
+      step.checks.estimativeLanguage
+        ? 'likelihood is stated only with the seven ICD 203 terms (no “possibly”, “might”, “probably”...)'
+        : null,
       step.checks.mustMention.length > 0 ? `it mentions ${step.checks.mustMention.join(', ')}` : null,
       `it stays within ${step.maxWords} words`,
     ].filter((check): check is string => check !== null);
@@ -103,8 +107,8 @@ export function WriteControl({ step, result, busy, onSubmit }: ControlProps<'wri
       </Text>
       {review?.status === 'pending' && (
         <Alert variant="light" color="blue" icon={<IconHourglass />} title="Awaiting review">
-          An instructor grades the rest ({formatCredit(1 - result.autoWeight)} credit) by the rubric. You will get a notification when it is
-          done.
+          An instructor grades the rest ({formatCredit(1 - result.autoWeight)} credit) by the rubric. You will get a
+          notification when it is done.
         </Alert>
       )}
       {review?.status === 'graded' && review.points && (
