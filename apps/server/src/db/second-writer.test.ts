@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestApp, usingPostgres, type TestApp } from '../../test/helper';
+import { SQLITE_DRIVER_PACKAGE } from './sqlite-driver';
 
 /**
  * Another process writing the same SQLite file (an admin command, a backup), played by a worker thread with a
@@ -45,7 +46,8 @@ function otherWriter(file: string, userId: string, holdMs: number | 'untilStoppe
     {
       eval: true,
       workerData: {
-        driver: createRequire(import.meta.url).resolve('better-sqlite3'),
+        // The worker loads the same driver the server does (the Node-API build on Node 22+).
+        driver: createRequire(import.meta.url).resolve(SQLITE_DRIVER_PACKAGE),
         file,
         userId,
         holdMs: holdMs === 'untilStopped' ? 0 : holdMs,

@@ -10,9 +10,10 @@ const nodeMajor = Number(process.versions.node.split('.')[0]);
  * 13 is built on Node-API (prebuilt, installed as the alias `better-sqlite3-napi`) but needs Node 22 and crashes on
  * 20. So Node 22+ loads 13 and Node 20 keeps 12; both have the same API.
  */
+export const SQLITE_DRIVER_PACKAGE = nodeMajor >= 22 ? 'better-sqlite3-napi' : 'better-sqlite3';
+
 function loadDriver(): typeof BetterSqlite3 {
-  if (nodeMajor >= 22) return require('better-sqlite3-napi') as typeof BetterSqlite3;
-  return require('better-sqlite3') as typeof BetterSqlite3;
+  return require(SQLITE_DRIVER_PACKAGE) as typeof BetterSqlite3;
 }
 
 const SQLite = loadDriver();
