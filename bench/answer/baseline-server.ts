@@ -127,6 +127,29 @@ const CLAIM_SQL =
   "update runs set current_answered = 1, updated_at = ? where id = ? and status = 'in_progress' and current_step_id = ? and current_answered = 0";
 const SCORE_SQL =
   'update runs set score_thousandths = ?, played_steps = ?, percent_base = ?, pending_reviews = ?, visit_submitted = 1, last_option_index = ?, last_credit_thousandths = ?, updated_at = ? where id = ?';
+/** The values of one run_decisions row in DECISION_SQL's order (both dialects bind the same list). */
+function decisionValues(runId: string, seq: number, at: string, d: Omit<Decision, 'at' | 'run_id'>): unknown[] {
+  return [
+    runId,
+    seq,
+    d.step_id,
+    d.option_index,
+    d.correct,
+    d.decision,
+    d.feedback,
+    d.technique,
+    d.time_ms,
+    at,
+    d.kind,
+    d.skill,
+    d.credit_thousandths,
+    d.first_submission,
+    d.scored,
+    d.hint_used,
+    d.result,
+  ];
+}
+
 const SEQ_SQL = 'select max(seq) as last from run_decisions where run_id = ?';
 const DECISION_SQL =
   'insert into run_decisions (run_id, seq, step_id, option_index, correct, decision, feedback, technique, time_ms, at, kind, skill, credit_thousandths, first_submission, scored, hint_used, result) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id';
@@ -174,25 +197,7 @@ function sqliteStore(): Store {
         c.runId,
       );
       const next = Number((seq.get(c.runId) as { last: number | null }).last ?? 0) + 1;
-      const inserted = decision.get(
-        c.runId,
-        next,
-        d.step_id,
-        d.option_index,
-        d.correct,
-        d.decision,
-        d.feedback,
-        d.technique,
-        d.time_ms,
-        c.at,
-        d.kind,
-        d.skill,
-        d.credit_thousandths,
-        d.first_submission,
-        d.scored,
-        d.hint_used,
-        d.result,
-      ) as { id: number };
+      const inserted = decision.get(...decisionValues(c.runId, next, c.at, d)) as { id: number };
       if (r)
         review.run(
           inserted.id,
@@ -295,25 +300,7 @@ function postgresStore(url: string): Store {
         ]);
         const next =
           Number(((await client.query(numbered(SEQ_SQL), [c.runId])).rows[0] as { last: number | null }).last ?? 0) + 1;
-        const inserted = await client.query(numbered(DECISION_SQL), [
-          c.runId,
-          next,
-          d.step_id,
-          d.option_index,
-          d.correct,
-          d.decision,
-          d.feedback,
-          d.technique,
-          d.time_ms,
-          c.at,
-          d.kind,
-          d.skill,
-          d.credit_thousandths,
-          d.first_submission,
-          d.scored,
-          d.hint_used,
-          d.result,
-        ]);
+        const inserted = await client.query(numbered(DECISION_SQL), decisionValues(c.runId, next, c.at, d));
         if (r) {
           await client.query(numbered(REVIEW_SQL), [
             (inserted.rows[0] as { id: number }).id,
