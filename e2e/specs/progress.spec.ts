@@ -147,7 +147,7 @@ test.describe('progress and reporting', () => {
     await expect(timeline).toBeVisible();
     await expect(timeline.getByRole('listitem')).toHaveCount(4);
     await expect(timeline.getByRole('listitem').nth(2)).toContainText('Reset the password only');
-    await expect(timeline.getByRole('listitem').nth(2)).toContainText('❌ Incorrect.');
+    await expect(timeline.getByRole('listitem').nth(2)).toContainText('Incorrect.');
     await expect(timeline.getByRole('listitem').nth(2)).toContainText('Decision 3 · Decision · Credit 0');
     await expect(row.getByRole('button', { name: /^Hide/ })).toHaveAttribute('aria-expanded', 'true');
     await expectAccessible(page);

@@ -64,7 +64,7 @@ test('a trainee plays a scenario to the end, with a hint, a Retry, right and wro
 
   // A wrong answer whose next step is null: the options lock, the feedback shows, the button reads Retry.
   await option(page, 'Open the attachment on your own workstation to see what it does').click();
-  await expect(feedback(page)).toContainText('❌ Incorrect.');
+  await expect(feedback(page)).toContainText('Incorrect.');
   await expect(feedback(page)).toContainText('Credit earned: 0 of 1');
   await expect(page.getByRole('list', { name: 'Options' })).toContainText(
     'Never open a suspicious attachment outside a sandbox. Try again.',
@@ -87,7 +87,7 @@ test('a trainee plays a scenario to the end, with a hint, a Retry, right and wro
       ) + 1,
     ),
   );
-  await expect(feedback(page)).toContainText('✅ Correct!');
+  await expect(feedback(page)).toContainText('Correct!');
   await expect(feedback(page)).toContainText('Only the first answer on a visit earns credit: this one earns nothing.');
   await scoreLine(page, '0 / 4 (0%)');
   await expect(page.getByRole('button', { name: 'Next' })).toBeVisible();
@@ -97,7 +97,7 @@ test('a trainee plays a scenario to the end, with a hint, a Retry, right and wro
   await expect(stepHeading(page, "Dana's sign-in log")).toBeVisible();
   await expect(page.getByText('Step 3 of 5')).toBeVisible();
   await option(page, 'Dana signed in from her phone, nothing to see').click();
-  await expect(feedback(page)).toContainText('❌ Incorrect.');
+  await expect(feedback(page)).toContainText('Incorrect.');
   await page.getByRole('button', { name: 'Next' }).click();
 
   await expect(stepHeading(page, 'The relay infrastructure')).toBeVisible();
@@ -167,13 +167,13 @@ test('leaving mid-run loses nothing: the run resumes at the same step, answered 
     'ledgerfox',
   );
   await option(page, 'An adversary-in-the-middle relay that steals the session cookie').click();
-  await expect(feedback(page)).toContainText('✅ Correct!');
+  await expect(feedback(page)).toContainText('Correct!');
 
   await page.goto('/dashboard');
   // The old step parameter is accepted, but the server's state wins.
   await page.goto(`/simulation/${scenarioId}?simId=${runId}&step=0`);
   await expect(stepHeading(page, 'The sandbox report')).toBeVisible();
-  await expect(feedback(page)).toContainText('✅ Correct!');
+  await expect(feedback(page)).toContainText('Correct!');
   await scoreLine(page, '1 / 4 (25%)');
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(stepHeading(page, "Dana's sign-in log")).toBeVisible();

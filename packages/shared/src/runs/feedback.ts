@@ -1,8 +1,8 @@
 /** What the trainee reads after answering (docs/scenario-format.md, "Feedback"), decided on the server. */
-export const CORRECT_FEEDBACK = '✅ Correct!';
+export const CORRECT_FEEDBACK = 'Correct!';
 
 export function incorrectFeedback(correctOptionText: string): string {
-  return `❌ Incorrect. The correct answer was: "${correctOptionText}"`;
+  return `Incorrect. The correct answer was: "${correctOptionText}"`;
 }
 
 export interface FeedbackStep {
@@ -17,7 +17,7 @@ export interface AnswerVerdict {
 }
 
 /**
- * Decides a chosen option: '✅ Correct!' or '❌ Incorrect. The correct answer was: "{text}"', followed by
+ * Decides a chosen option: 'Correct!' or 'Incorrect. The correct answer was: "{text}"', followed by
  * the option's own explanation when the author wrote one.
  *
  * @throws RangeError when the option does not exist; callers validate input first.

@@ -127,7 +127,7 @@ export interface GradedAnswer {
 const verdictOf = (credit: number): Verdict => (credit >= 1 ? 'right' : credit > 0 ? 'partial' : 'wrong');
 
 const headline = (credit: number) =>
-  credit >= 1 ? '✅ Correct!' : credit > 0 ? `◐ Partly right: ${formatCredit(credit)} credit.` : '❌ Incorrect.';
+  credit >= 1 ? 'Correct!' : credit > 0 ? `Partly right: ${formatCredit(credit)} credit.` : 'Incorrect.';
 
 /** 0.75, 0.5, 1: a credit as people read it. */
 export function formatCredit(credit: number): string {

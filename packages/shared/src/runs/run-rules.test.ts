@@ -13,18 +13,18 @@ const step = {
 
 describe('judgeAnswer', () => {
   it('says Correct! and adds the option explanation on its own line', () => {
-    expect(judgeAnswer(step, 1)).toEqual({ correct: true, feedback: '✅ Correct!\nScoping comes first.' });
+    expect(judgeAnswer(step, 1)).toEqual({ correct: true, feedback: 'Correct!\nScoping comes first.' });
   });
 
   it('names the correct option when the answer is wrong', () => {
     expect(judgeAnswer(step, 0)).toEqual({
       correct: false,
-      feedback: '❌ Incorrect. The correct answer was: "Purge and scope"\nNever on your own workstation.',
+      feedback: 'Incorrect. The correct answer was: "Purge and scope"\nNever on your own workstation.',
     });
   });
 
   it('gives the headline alone when the option has no explanation', () => {
-    expect(judgeAnswer(step, 2).feedback).toBe('❌ Incorrect. The correct answer was: "Purge and scope"');
+    expect(judgeAnswer(step, 2).feedback).toBe('Incorrect. The correct answer was: "Purge and scope"');
   });
 
   it('refuses an option that does not exist', () => {

@@ -150,7 +150,7 @@ export async function insertRun(
           correct: decision.correct ? 1 : 0,
           decision:
             decision.decision ?? optionText(decision.stepId, decision.optionIndex ?? (decision.correct ? 0 : 1)),
-          feedback: decision.feedback ?? (decision.correct ? '✅ Correct!' : '❌ Incorrect.'),
+          feedback: decision.feedback ?? (decision.correct ? 'Correct!' : 'Incorrect.'),
           technique: decision.technique ?? null,
           time_ms: decision.timeMs === undefined ? 1000 * (index + 1) : decision.timeMs,
           at: new Date(Date.parse(startedAt) + (index + 1) * 10_000).toISOString(),

@@ -58,7 +58,7 @@ describe('progress: dashboard, timeline and after-action report', () => {
             correct: false,
             technique: 'T1566.001',
             optionIndex: 2,
-            feedback: '❌ Incorrect. The correct answer was: "Scope the recipients"',
+            feedback: 'Incorrect. The correct answer was: "Scope the recipients"',
           },
           { stepId: 'relay', correct: false, technique: 'T1557', optionIndex: 0 },
           { stepId: 'close', correct: true },
@@ -169,7 +169,7 @@ describe('progress: dashboard, timeline and after-action report', () => {
       ]);
       expect(timelines[runIds.failed]![0]).toMatchObject({
         decision: optionText('triage', 2),
-        feedback: '❌ Incorrect. The correct answer was: "Scope the recipients"',
+        feedback: 'Incorrect. The correct answer was: "Scope the recipients"',
         technique: { id: 'T1566.001', name: 'Phishing: Spearphishing Attachment' },
         timeMs: 1000,
       });

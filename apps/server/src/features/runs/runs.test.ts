@@ -161,7 +161,7 @@ describe('the run engine', () => {
       expect(answered.statusCode).toBe(200);
       expect(answered.json()).toMatchObject({
         correct: true,
-        feedback: '✅ Correct!\nFEEDBACK-triage-correct: scope first.',
+        feedback: 'Correct!\nFEEDBACK-triage-correct: scope first.',
         nextAction: 'next',
         score: 1,
       });
@@ -173,7 +173,7 @@ describe('the run engine', () => {
         optionIndex: shown(run.id, 'triage', 1),
         correct: true,
         correctOptionIndex: shown(run.id, 'triage', 1),
-        feedback: '✅ Correct!\nFEEDBACK-triage-correct: scope first.',
+        feedback: 'Correct!\nFEEDBACK-triage-correct: scope first.',
         nextAction: 'next',
         credit: 1,
         result: { kind: 'choice', chosenText: TRIAGE_CORRECT, correctText: TRIAGE_CORRECT, verdict: 'right' },
@@ -193,7 +193,7 @@ describe('the run engine', () => {
       const answered = await answer(run.id, 'triage', 2);
       expect(answered.json()).toMatchObject({
         correct: false,
-        feedback: `❌ Incorrect. The correct answer was: "${TRIAGE_CORRECT}"\nFEEDBACK-triage-fallthrough: not enough.`,
+        feedback: `Incorrect. The correct answer was: "${TRIAGE_CORRECT}"\nFEEDBACK-triage-fallthrough: not enough.`,
         nextAction: 'next',
         score: 0,
       });
@@ -201,7 +201,7 @@ describe('the run engine', () => {
 
       // A wrong answer without feedback of its own gets the headline alone, and still falls through.
       const onDetour = await answer(run.id, 'detour', 0);
-      expect(onDetour.json()).toMatchObject({ correct: true, feedback: '✅ Correct!', score: 1 });
+      expect(onDetour.json()).toMatchObject({ correct: true, feedback: 'Correct!', score: 1 });
       const moved = (await next(run.id)).json().run as RunState;
       expect(moved.currentStep?.id).toBe('pivot');
       // detour has no technique: only the score moved; triage's technique was attempted for no credit.
@@ -302,7 +302,7 @@ describe('the run engine', () => {
         ['report', 0, 1, 'T1566.001', 1500],
       ]);
       expect(rows[1]!.feedback).toBe(
-        '❌ Incorrect. The correct answer was: "An adversary-in-the-middle relay"\nFEEDBACK-pivot-wrong: it relays the real page.',
+        'Incorrect. The correct answer was: "An adversary-in-the-middle relay"\nFEEDBACK-pivot-wrong: it relays the real page.',
       );
     });
 
