@@ -1,3 +1,7 @@
+// The typefaces ship with the app (woff2 files in the build, one per script, loaded only when a page uses it),
+// so every machine draws the same letters; no font comes from another site.
+import '@fontsource-variable/inter';
+import '@fontsource-variable/jetbrains-mono';
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import './app/global.css';

@@ -123,6 +123,10 @@ export const cssVariablesResolver: CSSVariablesResolver = (theme) => {
 /** The shade of filled buttons, badges, switches and other fills, for every colour and both schemes. */
 export const FILLED_SHADE = 8;
 
+/** The typefaces the app ships (@fontsource-variable packages), then the system's for anything they lack. */
+export const APP_FONT_FAMILY = '"Inter Variable", system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+export const APP_MONOSPACE_FAMILY = '"JetBrains Mono Variable", ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace';
+
 const themes = new Map<Accent, MantineThemeOverride>();
 
 /** The product's theme for an accent (built once per accent, so providers keep a stable object). */
@@ -140,9 +144,10 @@ export function buildTheme(accent: Accent): MantineThemeOverride {
     // Filled colours pick dark or light text by luminance; 0.18 is where both contrasts are equal.
     autoContrast: true,
     luminanceThreshold: 0.18,
-    fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
-    fontFamilyMonospace: 'ui-monospace, "JetBrains Mono", "SFMono-Regular", Menlo, Consolas, monospace',
-    headings: { fontWeight: '650' },
+    // The shipped typefaces first (main.tsx loads them); the rest only draw characters they lack.
+    fontFamily: APP_FONT_FAMILY,
+    fontFamilyMonospace: APP_MONOSPACE_FAMILY,
+    headings: { fontWeight: '650', fontFamily: APP_FONT_FAMILY },
     defaultRadius: 'md',
     cursorType: 'pointer',
     focusRing: 'auto',
