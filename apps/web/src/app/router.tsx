@@ -2,6 +2,7 @@ import type { ComponentType } from 'react';
 import { createBrowserRouter, Outlet, type RouteObject } from 'react-router';
 import { LoadingScreen, RequireRole, RoleRedirect } from './guards';
 import { paths } from '../lib/paths';
+import { followRouteTitles } from './page-titles';
 
 // Every screen is its own chunk, so the sign-in page never carries the admin panel.
 type PageModule = { default: ComponentType };
@@ -53,4 +54,8 @@ export const routes: RouteObject[] = [
   { path: '*', ...page(() => import('./not-found-page')) },
 ];
 
-export const createRouter = () => createBrowserRouter(routes);
+export function createRouter() {
+  const router = createBrowserRouter(routes);
+  followRouteTitles(router);
+  return router;
+}

@@ -29,6 +29,7 @@ import { IconArrowLeft, IconHourglass, IconInfoCircle, IconPrinter } from '@tabl
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { paths } from '../../../lib/paths';
+import { usePageTitle } from '../../../lib/page-title';
 import { scenarioTypeColor } from '../../../ui/theme';
 import { decisionCreditText, decisionVerdict, VerdictIcon } from '../../../ui/credit';
 import { useRunReport } from '../api/get-run-report';
@@ -293,6 +294,7 @@ function ReportSkeleton() {
 export default function RunReportPage() {
   const { runId = '' } = useParams();
   const report = useRunReport(runId);
+  usePageTitle(report.data ? `After-action report: ${report.data.run.scenarioName}` : null);
 
   if (report.isPending) {
     return (

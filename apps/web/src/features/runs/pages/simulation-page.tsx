@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router';
 import { ApiError } from '../../../lib/api-client';
 import { paths } from '../../../lib/paths';
+import { usePageTitle } from '../../../lib/page-title';
 import { runQueryKey, useRun } from '../api/get-run';
 import { startRun } from '../api/start-run';
 import { createStartOnce } from '../api/start-run-once';
@@ -124,6 +125,7 @@ function RunView({ scenarioId, runId }: { scenarioId: string; runId: string }) {
   const query = useRun(runId);
   const navigate = useNavigate();
   const run = query.data?.run;
+  usePageTitle(run?.scenarioName);
 
   // A run opened under another scenario's address: show it under its own.
   useEffect(() => {
