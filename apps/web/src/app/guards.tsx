@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { useSession } from '../lib/session';
 import { paths } from '../lib/paths';
+import { loginPathReturningTo } from '../lib/return-to';
 
 export function LoadingScreen() {
   return (
@@ -31,7 +32,8 @@ export function RequireAuth({ children }: { children: ReactNode }) {
       </Center>
     );
   }
-  if (!user) return <Navigate to={paths.login} replace state={{ from: location.pathname + location.search }} />;
+  // The sign-in page brings them back here (a shared report link, the skill map).
+  if (!user) return <Navigate to={loginPathReturningTo(location.pathname + location.search + location.hash)} replace />;
   return children;
 }
 

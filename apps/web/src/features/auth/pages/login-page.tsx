@@ -2,8 +2,9 @@ import { AUTH_MESSAGES } from '@tradecraft/shared';
 import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
-import { Link, Navigate, useLocation, useNavigate } from 'react-router';
+import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { paths } from '../../../lib/paths';
+import { RETURN_PARAM, safeReturnPath } from '../../../lib/return-to';
 import { useSession } from '../../../lib/session';
 import { useLogin } from '../api/login';
 import { AuthFrame } from '../components/auth-frame';
@@ -19,13 +20,16 @@ export default function LoginPage() {
   const navigate = useNavigate();
   const location = useLocation();
   const { user } = useSession();
+  const [searchParams] = useSearchParams();
   const registered = (location.state as LoginLocationState | null)?.registered === true;
+  // Where the visitor was going before signing in; only a path of this site, else their home page.
+  const destination = safeReturnPath(searchParams.get(RETURN_PARAM)) ?? paths.redirect;
 
-  if (user && !login.isPending && !login.isSuccess) return <Navigate to={paths.redirect} replace />;
+  if (user && !login.isPending && !login.isSuccess) return <Navigate to={destination} replace />;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    login.mutate({ email, password }, { onSuccess: () => void navigate(paths.redirect, { replace: true }) });
+    login.mutate({ email, password }, { onSuccess: () => void navigate(destination, { replace: true }) });
   };
 
   return (
