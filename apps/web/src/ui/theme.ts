@@ -125,7 +125,8 @@ export const FILLED_SHADE = 8;
 
 /** The typefaces the app ships (@fontsource-variable packages), then the system's for anything they lack. */
 export const APP_FONT_FAMILY = '"Inter Variable", system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
-export const APP_MONOSPACE_FAMILY = '"JetBrains Mono Variable", ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace';
+export const APP_MONOSPACE_FAMILY =
+  '"JetBrains Mono Variable", ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace';
 
 const themes = new Map<Accent, MantineThemeOverride>();
 
