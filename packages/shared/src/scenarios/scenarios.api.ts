@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ARTIFACT_KINDS, TLP_LABELS } from './scenario.schema';
 import { STEP_KINDS } from './step-kinds';
+import { runResultSchema } from '../runs/runs.schema';
 
 // The API of the scenario library (/api/sim) and of the platform difficulty (/api/settings/difficulty).
 
@@ -32,9 +33,30 @@ export const scenarioSummarySchema = z.object({
 });
 export type ScenarioSummary = z.infer<typeof scenarioSummarySchema>;
 
+/** The built-in tutorial: recommended first to a trainee who has no runs yet. */
+export const TUTORIAL_SCENARIO_ID = 'tutorial-first-case';
+
+/** Where the signed-in user stands with a scenario (the picker's card). */
+export const scenarioProgressSchema = z.object({
+  /** Their latest run in progress: its id and the step they are at (steps answered + 1), or null. */
+  inProgress: z.object({ runId: z.string(), step: z.number().int() }).nullable(),
+  /** Their best completed run: its percent and result (THE run figures), or null when none is completed. */
+  best: z.object({ runId: z.string(), scorePercent: z.number().int().nullable(), result: runResultSchema }).nullable(),
+  /** How many of their runs of it are completed. */
+  completedRuns: z.number().int(),
+});
+export type ScenarioProgress = z.infer<typeof scenarioProgressSchema>;
+
 export const scenarioListItemSchema = scenarioSummarySchema.extend({
   /** The scenario's difficulty equals the platform difficulty set by an admin. */
   recommended: z.boolean(),
+  /** The tutorial, for a user with no runs at all: shown first and marked "Start here". */
+  startHere: z.boolean(),
+  /** The ATT&CK technique ids its steps practise (the picker searches them). */
+  techniques: z.array(z.string()),
+  /** When it was published (the picker's "Newest" sort). */
+  publishedAt: z.string(),
+  progress: scenarioProgressSchema,
 });
 export type ScenarioListItem = z.infer<typeof scenarioListItemSchema>;
 

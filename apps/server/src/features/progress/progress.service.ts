@@ -3,6 +3,7 @@ import {
   MAX_DIFFICULTY,
   MIN_DIFFICULTY,
   STEP_KINDS,
+  TUTORIAL_SCENARIO_ID,
   type ProgressDecision,
   type ProgressRun,
   type ProgressSummary,
@@ -183,6 +184,16 @@ function recommendationReason(practises: TechniqueRef[], difficulty: number, pla
   return 'You have not completed this scenario yet.';
 }
 
+const TUTORIAL_REASON = 'Start here: a short case that shows how a run works, from the case file to the debrief.';
+
+/** A trainee with no runs yet is recommended the tutorial first (when the library has it). */
+function withTutorialFirst(ranked: RankedScenario[], catalogue: CatalogueRow[], noRuns: boolean): RankedScenario[] {
+  const tutorial = noRuns ? catalogue.find((scenario) => scenario.id === TUTORIAL_SCENARIO_ID) : undefined;
+  if (!tutorial) return ranked;
+  const others = ranked.filter((entry) => entry.scenario.id !== TUTORIAL_SCENARIO_ID);
+  return [{ scenario: tutorial, practises: [] }, ...others].slice(0, MAX_RECOMMENDATIONS);
+}
+
 /**
  * Everything the Progress Dashboard draws, for one user, in a fixed number of queries however many runs
  * and scenarios there are: the runs, every run's decisions (one query), the library, the difficulty.
@@ -220,24 +231,25 @@ export async function userProgress(db: Db, viewer: User, email: string): Promise
     };
   });
 
-  const recommendations: RecommendedScenario[] = rankScenarios(
-    catalogue,
-    missedTechniques(decisionRows),
-    platformDifficulty,
-    {
-      onlyCovering: false,
-      limit: MAX_RECOMMENDATIONS,
-    },
-  ).map(({ scenario, practises }) => ({
-    id: scenario.id,
-    name: scenario.name,
-    type: scenario.type,
-    difficulty: scenario.difficulty,
-    description: scenario.description,
-    stepCount: scenario.step_count,
-    reason: recommendationReason(practises, scenario.difficulty, platformDifficulty),
-    practises,
-  }));
+  const ranked = rankScenarios(catalogue, missedTechniques(decisionRows), platformDifficulty, {
+    onlyCovering: false,
+    limit: MAX_RECOMMENDATIONS,
+  });
+  const recommendations: RecommendedScenario[] = withTutorialFirst(ranked, catalogue, runRows.length === 0).map(
+    ({ scenario, practises }) => ({
+      id: scenario.id,
+      name: scenario.name,
+      type: scenario.type,
+      difficulty: scenario.difficulty,
+      description: scenario.description,
+      stepCount: scenario.step_count,
+      reason:
+        scenario.id === TUTORIAL_SCENARIO_ID && runRows.length === 0
+          ? TUTORIAL_REASON
+          : recommendationReason(practises, scenario.difficulty, platformDifficulty),
+      practises,
+    }),
+  );
 
   return {
     user: { id: user.id, email: user.email, firstName: user.first_name, lastName: user.last_name },

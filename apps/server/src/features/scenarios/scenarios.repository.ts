@@ -1,6 +1,6 @@
 import type { DbOrTrx } from '../../db/database';
 import type { Scenario, ScenariosTable } from '../../db/schema';
-import type { Insertable } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import { DIFFICULTY_SETTING_KEY } from '../settings/setting-keys';
 
 export interface ScenarioListRow {
@@ -10,6 +10,8 @@ export interface ScenarioListRow {
   difficulty: number;
   description: string;
   step_count: number;
+  content_hash: string;
+  created_at: string;
   /** The platform difficulty setting as stored (null when never set). */
   platform_difficulty: string | null;
 }
@@ -26,12 +28,89 @@ export async function listActiveScenarios(db: DbOrTrx): Promise<ScenarioListRow[
       'scenarios.difficulty',
       'scenarios.description',
       'scenarios.step_count',
+      'scenarios.content_hash',
+      'scenarios.created_at',
       'settings.value as platform_difficulty',
     ])
     .where('scenarios.deleted_at', 'is', null)
     .orderBy('scenarios.name')
     .orderBy('scenarios.id')
     .execute();
+}
+
+/** The stored definitions of some scenarios (JSON text), by id. */
+export function findScenarioDefinitions(
+  db: DbOrTrx,
+  ids: readonly string[],
+): Promise<{ id: string; definition: string }[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db.selectFrom('scenarios').select(['id', 'definition']).where('id', 'in', ids).execute();
+}
+
+/** One of a user's runs that the picker shows: their best completed, latest in progress or latest ended run of a scenario. */
+export interface PickerRunRow {
+  id: string;
+  scenario_id: string;
+  scenario_name: string;
+  step_count: number;
+  status: 'in_progress' | 'completed' | 'ended';
+  score_thousandths: number;
+  percent_base: number;
+  pending_reviews: number;
+  started_at: string;
+  finished_at: string | null;
+  /** 0/1: the current visit was answered. */
+  visit_submitted: number;
+  /** Visits answered (first submissions), so the step they are at is this - visit_submitted + 1. */
+  answered_visits: number;
+  /** How many of the user's runs of this scenario have this status. */
+  runs_with_status: number;
+}
+
+/**
+ * For one user, in one query whatever the size of their history: per scenario and status, the run the picker
+ * shows (completed: the best percent, then the latest; in progress and ended: the latest) and how many runs
+ * have that status. The ratio orders runs only: the percent itself is computed from the row (runFigures).
+ */
+export async function listPickerRuns(db: DbOrTrx, userId: string): Promise<PickerRunRow[]> {
+  const ranked = db
+    .selectFrom('runs')
+    .select([
+      'id',
+      'scenario_id',
+      'scenario_name',
+      'step_count',
+      'status',
+      'score_thousandths',
+      'percent_base',
+      'pending_reviews',
+      'started_at',
+      'finished_at',
+      'visit_submitted',
+      sql<number>`row_number() over (partition by scenario_id, status order by case when status = 'completed' and percent_base > 0 then score_thousandths * 1.0 / percent_base else 0 end desc, updated_at desc, id desc)`.as(
+        'rank',
+      ),
+      sql<number>`count(*) over (partition by scenario_id, status)`.as('runs_with_status'),
+    ])
+    .where('user_id', '=', userId);
+  const rows = await db
+    .selectFrom(ranked.as('ranked'))
+    .selectAll('ranked')
+    .select((eb) =>
+      eb
+        .selectFrom('run_decisions')
+        .select(eb.fn.countAll<number>().as('n'))
+        .whereRef('run_decisions.run_id', '=', 'ranked.id')
+        .where('run_decisions.first_submission', '=', 1)
+        .as('answered_visits'),
+    )
+    .where('ranked.rank', '=', 1)
+    .execute();
+  return rows.map(({ rank: _rank, ...row }) => ({
+    ...row,
+    answered_visits: Number(row.answered_visits ?? 0),
+    runs_with_status: Number(row.runs_with_status),
+  }));
 }
 
 /** A scenario that has not been deleted. */

@@ -46,11 +46,13 @@ export const scenariosRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
         operationId: 'listScenarios',
         summary: 'List scenarios',
         description:
-          'Every published scenario with its step count; `recommended` when it matches the platform difficulty.',
+          'Every published scenario with its step count and ATT&CK techniques; `recommended` when it matches the ' +
+          'platform difficulty; `progress` says where the caller stands with it (run in progress and its step, best ' +
+          'completed score); `startHere` marks the tutorial for a caller with no runs.',
         response: { 200: scenarioListSchema },
       },
     },
-    async () => ({ scenarios: await listScenarios(db) }),
+    async (request) => ({ scenarios: await listScenarios(db, currentUser(request)) }),
   );
 
   app.get(

@@ -10,6 +10,8 @@ import {
   type ScenarioDefinition,
   type ScenarioDetail,
   type ScenarioListItem,
+  type ScenarioProgress,
+  TUTORIAL_SCENARIO_ID,
   type ScenarioProblem,
   type TraineeScenario,
   type UploadScenarioResponse,
@@ -21,21 +23,83 @@ import type { Scenario, User } from '../../db/schema';
 import { AppError, notFound } from '../../errors';
 import { recordAudit } from '../audit/audit.service';
 import { saveFile } from '../files/files.service';
-import { parseStoredDefinition } from '../runs/run-figures';
+import { scenarioTechniques } from '../progress/progress.service';
+import { parseStoredDefinition, runFigures } from '../runs/run-figures';
 import { difficultyFromSetting } from '../settings/settings.service';
 import {
   findActiveScenario,
+  findScenarioDefinitions,
   findScenarioStates,
   insertScenario,
   listActiveScenarios,
+  listPickerRuns,
   softDeleteScenario,
+  type PickerRunRow,
+  type ScenarioListRow,
 } from './scenarios.repository';
 
 const CONFIGURATOR_SCREEN = 'Scenario Configurator';
 const UPLOAD_SCREEN = 'Upload Scenario';
 
-export async function listScenarios(db: Db): Promise<ScenarioListItem[]> {
-  const rows = await listActiveScenarios(db);
+// The techniques of a scenario change only with its content: kept by id and content hash, so a list reads the
+// definitions of new or changed scenarios only.
+const TECHNIQUES_KEPT = 5000;
+const techniquesByContent = new Map<string, string[]>();
+const contentKey = (row: Pick<ScenarioListRow, 'id' | 'content_hash'>) => `${row.id}\u0000${row.content_hash}`;
+
+async function techniquesOf(db: Db, rows: readonly ScenarioListRow[]): Promise<Map<string, string[]>> {
+  const missing = rows.filter((row) => !techniquesByContent.has(contentKey(row)));
+  if (missing.length > 0) {
+    const definitions = new Map(
+      (
+        await findScenarioDefinitions(
+          db,
+          missing.map((row) => row.id),
+        )
+      ).map((row) => [row.id, row.definition]),
+    );
+    for (const row of missing) {
+      techniquesByContent.set(contentKey(row), [...scenarioTechniques(definitions.get(row.id) ?? '{}')].sort());
+      if (techniquesByContent.size > TECHNIQUES_KEPT)
+        techniquesByContent.delete(techniquesByContent.keys().next().value!);
+    }
+  }
+  return new Map(rows.map((row) => [row.id, techniquesByContent.get(contentKey(row)) ?? []]));
+}
+
+/** Where a user stands with each scenario they have played, from their picker runs (one query). */
+function progressByScenario(runs: readonly PickerRunRow[]): Map<string, ScenarioProgress> {
+  const progress = new Map<string, ScenarioProgress>();
+  const entry = (scenarioId: string) => {
+    const known = progress.get(scenarioId) ?? { inProgress: null, best: null, completedRuns: 0 };
+    progress.set(scenarioId, known);
+    return known;
+  };
+  for (const run of runs) {
+    if (run.status === 'in_progress') {
+      entry(run.scenario_id).inProgress = { runId: run.id, step: run.answered_visits - run.visit_submitted + 1 };
+    } else if (run.status === 'completed') {
+      const figures = runFigures(run);
+      const known = entry(run.scenario_id);
+      known.best = { runId: run.id, scorePercent: figures.scorePercent, result: figures.result };
+      known.completedRuns = run.runs_with_status;
+    }
+  }
+  return progress;
+}
+
+const NOT_STARTED: ScenarioProgress = { inProgress: null, best: null, completedRuns: 0 };
+
+/**
+ * The picker's list for one user: every published scenario with its techniques and where the user stands with
+ * it (in progress at which step, best completed score). A fixed number of queries however many scenarios and
+ * runs there are. A user with no runs at all is shown the tutorial first.
+ */
+export async function listScenarios(db: Db, user: Pick<User, 'id'>): Promise<ScenarioListItem[]> {
+  const [rows, runs] = await Promise.all([listActiveScenarios(db), listPickerRuns(db, user.id)]);
+  const techniques = await techniquesOf(db, rows);
+  const progress = progressByScenario(runs);
+  const newTrainee = runs.length === 0;
   return rows.map((row) => ({
     id: row.id,
     name: row.name,
@@ -44,6 +108,10 @@ export async function listScenarios(db: Db): Promise<ScenarioListItem[]> {
     description: row.description,
     stepCount: row.step_count,
     recommended: row.difficulty === difficultyFromSetting(row.platform_difficulty),
+    startHere: newTrainee && row.id === TUTORIAL_SCENARIO_ID,
+    techniques: techniques.get(row.id) ?? [],
+    publishedAt: row.created_at,
+    progress: progress.get(row.id) ?? NOT_STARTED,
   }));
 }
 

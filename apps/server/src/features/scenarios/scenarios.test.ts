@@ -91,6 +91,10 @@ describe('the scenario library API', () => {
         description: 'A clinic manager reports an unexpected invoice attachment that would not open.',
         stepCount: 4,
         recommended: false,
+        startHere: false,
+        techniques: expect.any(Array),
+        publishedAt: expect.any(String),
+        progress: { inProgress: null, best: null, completedRuns: 0 },
       });
       expect(byId['fixture-usb-insider']).toMatchObject({ stepCount: 2, difficulty: 3, recommended: true });
     });

@@ -10,6 +10,10 @@ const item = (name: string, type: string, difficulty: number): ScenarioListItem 
   description: '',
   stepCount: 3,
   recommended: false,
+  startHere: false,
+  techniques: [],
+  publishedAt: '2026-11-01T00:00:00.000Z',
+  progress: { inProgress: null, best: null, completedRuns: 0 },
 });
 
 const scenarios = [item('beta', 'Ransomware', 2), item('Alpha', 'Phishing', 5), item('gamma', 'Data Breach', 2)];
