@@ -23,7 +23,7 @@ describe('page titles', () => {
 
   it('writes "Page · Tradecraft" from the deepest route with a path', () => {
     expect(routeTitle([{ route: {} }, { route: { path: '/scenarios' } }])).toBe('Scenarios · Tradecraft');
-    expect(routeTitle([{ route: { path: '*' } }])).toBe('Page not found · Tradecraft');
+    expect(routeTitle([{ route: { path: '*' } }])).toBe('Page Not Found · Tradecraft');
     expect(routeTitle([{ route: { path: '/redirect' } }])).toBe('Tradecraft');
   });
 
@@ -41,6 +41,6 @@ describe('page titles', () => {
     listener!(state('/scenarios', '/scenarios') as never);
     expect(document.title).toBe('Own title');
     listener!(state('/skills', '/skills') as never);
-    expect(document.title).toBe('Skill map · Tradecraft');
+    expect(document.title).toBe('ATT&CK Skill Map · Tradecraft');
   });
 });

@@ -3,7 +3,8 @@ import { paths } from '../lib/paths';
 import { pageTitle } from '../lib/page-title';
 
 /**
- * Each route's page title, by the route's `path` in router.tsx (a test checks that every route has one). Pages
+ * Each route's page title (the screen's name in the navigation), by the route's `path` in router.tsx (a test
+ * checks that every route has one). Pages
  * that show one thing (a scenario, a report) name it themselves with usePageTitle once it has loaded. Null:
  * the route only sends the visitor on, and the product's name stands.
  */
@@ -16,24 +17,24 @@ export const ROUTE_TITLES: Record<string, string | null> = {
   [paths.scenarios]: 'Scenarios',
   '/simulation/:scenarioId': 'Simulation',
   '/runs/:runId/report': 'After-action report',
-  [paths.skills]: 'Skill map',
-  [paths.profile]: 'Profile',
+  [paths.skills]: 'ATT&CK Skill Map',
+  [paths.profile]: 'My Profile',
   [paths.settings]: 'Settings',
-  [paths.help]: 'Help',
-  [paths.contact]: 'Contact us',
-  [paths.admin]: 'Admin dashboard',
-  [paths.pendingUsers]: 'Pending users',
-  [paths.manageUsers]: 'Manage users',
-  [paths.monitoring]: 'User monitoring',
-  [paths.auditLog]: 'Audit log',
-  [paths.scenarioConfig]: 'Scenario configurator',
-  [paths.trainingProgress]: 'Training progress',
-  [paths.reviews]: 'Review queue',
+  [paths.help]: 'Help & FAQ',
+  [paths.contact]: 'Contact Us',
+  [paths.admin]: 'Admin Panel',
+  [paths.pendingUsers]: 'Pending Approvals',
+  [paths.manageUsers]: 'Manage Users',
+  [paths.monitoring]: 'User Monitoring',
+  [paths.auditLog]: 'Audit Log',
+  [paths.scenarioConfig]: 'Scenario Configurator',
+  [paths.trainingProgress]: 'Training Progress',
+  [paths.reviews]: 'Review Queue',
   '/admin/reviews/:reviewId': 'Review',
-  [paths.difficulty]: 'Difficulty',
-  [paths.upload]: 'Upload scenario',
-  [paths.underConstruction]: 'Under construction',
-  '*': 'Page not found',
+  [paths.difficulty]: 'Difficulty Adjuster',
+  [paths.upload]: 'Upload Scenario',
+  [paths.underConstruction]: 'Under Construction',
+  '*': 'Page Not Found',
 };
 
 /** The title of the deepest matched route that has a path. */

@@ -1,13 +1,66 @@
 import type { ScenarioListItem } from '@tradecraft/shared';
 import { Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
-import { IconListNumbers, IconPlayerPlay, IconStarFilled } from '@tabler/icons-react';
+import {
+  IconCircleCheck,
+  IconCircleDashed,
+  IconFlag,
+  IconListNumbers,
+  IconPlayerPlay,
+  IconProgress,
+  IconStarFilled,
+} from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { paths } from '../../../lib/paths';
 import { difficultyName, difficultyText } from '../lib/difficulty';
+import { matchedTechniques } from '../lib/picker-filters';
 import { ScenarioTypeBadge, typeCardClass, typeColorVars } from './scenario-type';
 
-export function ScenarioCard({ scenario }: { scenario: ScenarioListItem }) {
+/** Where the trainee stands: not started, in progress at a step, or completed with the best score. */
+function ProgressLine({ progress }: { progress: ScenarioListItem['progress'] }) {
+  const best = progress.best;
+  const bestText = best
+    ? `best ${best.scorePercent === null ? '-' : `${best.scorePercent}%`}${best.result === '-' ? '' : ` (${best.result})`}`
+    : null;
+  const runsText = progress.completedRuns > 1 ? `, ${progress.completedRuns} runs` : '';
+  if (progress.inProgress) {
+    return (
+      <Group gap={6} wrap="nowrap" data-testid="scenario-progress">
+        <IconProgress size={18} aria-hidden color="var(--mantine-color-blue-text)" />
+        <Text size="sm" fw={600} className="tabular-nums">
+          In progress · step {progress.inProgress.step}
+          {bestText && (
+            <Text span size="sm" c="dimmed" fw={400}>
+              {` · completed before, ${bestText}`}
+            </Text>
+          )}
+        </Text>
+      </Group>
+    );
+  }
+  if (best) {
+    return (
+      <Group gap={6} wrap="nowrap" data-testid="scenario-progress">
+        <IconCircleCheck size={18} aria-hidden color="var(--mantine-color-green-text)" />
+        <Text size="sm" fw={600} className="tabular-nums">
+          Completed · {bestText}
+          {runsText}
+        </Text>
+      </Group>
+    );
+  }
+  return (
+    <Group gap={6} wrap="nowrap" data-testid="scenario-progress">
+      <IconCircleDashed size={18} aria-hidden color="var(--mantine-color-dimmed)" />
+      <Text size="sm" c="dimmed">
+        Not started
+      </Text>
+    </Group>
+  );
+}
+
+export function ScenarioCard({ scenario, search = '' }: { scenario: ScenarioListItem; search?: string }) {
   const titleId = `scenario-${scenario.id}-title`;
+  const techniques = search.trim() ? matchedTechniques(scenario, search) : [];
   return (
     <Card
       component="article"
@@ -23,10 +76,16 @@ export function ScenarioCard({ scenario }: { scenario: ScenarioListItem }) {
       <Stack gap="sm" h="100%">
         <Group justify="space-between" align="flex-start" gap="xs">
           <ScenarioTypeBadge type={scenario.type} />
-          {scenario.recommended && (
-            <Badge color="accent" variant="light" leftSection={<IconStarFilled size={12} aria-hidden />}>
-              Recommended
+          {scenario.startHere ? (
+            <Badge color="accent" variant="filled" leftSection={<IconFlag size={12} aria-hidden />}>
+              Start here
             </Badge>
+          ) : (
+            scenario.recommended && (
+              <Badge color="accent" variant="light" leftSection={<IconStarFilled size={12} aria-hidden />}>
+                Recommended
+              </Badge>
+            )
           )}
         </Group>
         <Title order={2} size="h4" id={titleId}>
@@ -45,7 +104,9 @@ export function ScenarioCard({ scenario }: { scenario: ScenarioListItem }) {
               {scenario.stepCount} {scenario.stepCount === 1 ? 'step' : 'steps'}
             </Text>
           </Group>
+          {techniques.length > 0 && <Text size="sm">Practises {techniques.join(', ')}</Text>}
         </Stack>
+        <ProgressLine progress={scenario.progress} />
         <Button
           component={Link}
           to={paths.simulation(scenario.id)}

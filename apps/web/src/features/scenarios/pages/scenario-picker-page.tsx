@@ -1,15 +1,40 @@
-import { Button, Card, Group, Select, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconFilterOff, IconTargetOff } from '@tabler/icons-react';
+import {
+  Button,
+  Card,
+  Group,
+  Select,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  TextInput,
+  ThemeIcon,
+  Title,
+} from '@mantine/core';
+import { IconFilterOff, IconSearch, IconTargetOff } from '@tabler/icons-react';
 import { hasRole } from '@tradecraft/shared';
-import { useMemo, useState, type ReactNode } from 'react';
-import { Link } from 'react-router';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Link, useSearchParams } from 'react-router';
 import { paths } from '../../../lib/paths';
 import { useSession } from '../../../lib/session';
 import { useDifficulty } from '../api/get-difficulty';
 import { useScenarios } from '../api/get-scenarios';
 import { LoadError } from '../../../ui/load-error';
 import { ScenarioCard } from '../components/scenario-card';
-import { ALL, applyFilters, filterOptions, NO_FILTERS, type PickerFilters } from '../lib/picker-filters';
+import {
+  ALL,
+  applyView,
+  DEFAULT_VIEW,
+  filterOptions,
+  isNarrowed,
+  PICKER_SORTS,
+  readPickerView,
+  SORT_LABELS,
+  writePickerView,
+  type PickerSort,
+  type PickerView,
+} from '../lib/picker-filters';
 import { difficultyName, difficultyText } from '../lib/difficulty';
 
 const GRID_COLS = { base: 1, sm: 2, lg: 3 };
@@ -34,11 +59,24 @@ export default function ScenarioPickerPage() {
   const scenarios = useScenarios();
   const difficulty = useDifficulty();
   const { user } = useSession();
-  const [filters, setFilters] = useState<PickerFilters>(NO_FILTERS);
+  // The filters, the search and the sort live in the address, so a link (or Back) shows the same view.
+  const [searchParams, setSearchParams] = useSearchParams();
+  const fromAddress = useMemo(() => readPickerView(searchParams), [searchParams]);
+  const setView = (change: Partial<PickerView>) =>
+    setSearchParams(writePickerView({ ...fromAddress, ...change }), { replace: true, preventScrollReset: true });
+  // The search filters as it is typed and reaches the address once typing pauses.
+  const [query, setQuery] = useState(fromAddress.q);
+  const [settledQuery] = useDebouncedValue(query, 250);
+  useEffect(() => {
+    if (settledQuery !== fromAddress.q) setView({ q: settledQuery });
+    // Only a settled query writes the address; the address's other fields are read when it does.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [settledQuery]);
+  const view = useMemo(() => ({ ...fromAddress, q: query }), [fromAddress, query]);
 
   const options = useMemo(() => filterOptions(scenarios.data ?? []), [scenarios.data]);
-  const shown = useMemo(() => applyFilters(scenarios.data ?? [], filters), [scenarios.data, filters]);
-  const filtered = filters.difficulty !== ALL || filters.type !== ALL;
+  const shown = useMemo(() => applyView(scenarios.data ?? [], view), [scenarios.data, view]);
+  const filtered = isNarrowed(view);
 
   return (
     <Stack gap="lg">
@@ -80,13 +118,22 @@ export default function ScenarioPickerPage() {
         </EmptyState>
       ) : (
         <>
-          <Group align="flex-end" gap="md" wrap="wrap">
+          <Group align="flex-end" gap="md" wrap="wrap" role="search" aria-label="Find a scenario">
+            <TextInput
+              type="search"
+              label="Search"
+              placeholder="Name, description or technique (T1566)"
+              w={{ base: '100%', xs: 320 }}
+              leftSection={<IconSearch size={16} aria-hidden />}
+              value={query}
+              onChange={(event) => setQuery(event.currentTarget.value)}
+            />
             <Select
               label="Difficulty"
               w={{ base: '100%', xs: 220 }}
               allowDeselect={false}
-              value={filters.difficulty}
-              onChange={(value) => setFilters((current) => ({ ...current, difficulty: value ?? ALL }))}
+              value={view.difficulty}
+              onChange={(value) => setView({ difficulty: value ?? ALL })}
               data={[
                 { value: ALL, label: 'All Difficulties' },
                 ...options.difficulties.map((level) => ({
@@ -99,12 +146,20 @@ export default function ScenarioPickerPage() {
               label="Type"
               w={{ base: '100%', xs: 220 }}
               allowDeselect={false}
-              value={filters.type}
-              onChange={(value) => setFilters((current) => ({ ...current, type: value ?? ALL }))}
+              value={view.type}
+              onChange={(value) => setView({ type: value ?? ALL })}
               data={[
                 { value: ALL, label: 'All Types' },
                 ...options.types.map((type) => ({ value: type, label: type })),
               ]}
+            />
+            <Select
+              label="Sort by"
+              w={{ base: '100%', xs: 200 }}
+              allowDeselect={false}
+              value={view.sort}
+              onChange={(value) => setView({ sort: (value as PickerSort | null) ?? DEFAULT_VIEW.sort })}
+              data={PICKER_SORTS.map((sort) => ({ value: sort, label: SORT_LABELS[sort] }))}
             />
             <Text size="sm" c="dimmed" role="status" aria-live="polite" className="tabular-nums" pb={8}>
               {filtered
@@ -115,11 +170,14 @@ export default function ScenarioPickerPage() {
 
           {shown.length === 0 ? (
             <EmptyState title="No scenarios match these filters">
-              <Text>Try another difficulty or type, or show every scenario again.</Text>
+              <Text>Try other words, another difficulty or type, or show every scenario again.</Text>
               <Button
                 variant="light"
                 leftSection={<IconFilterOff size={16} aria-hidden />}
-                onClick={() => setFilters(NO_FILTERS)}
+                onClick={() => {
+                  setQuery('');
+                  setView({ q: '', difficulty: ALL, type: ALL });
+                }}
               >
                 Reset filters
               </Button>
@@ -127,7 +185,7 @@ export default function ScenarioPickerPage() {
           ) : (
             <SimpleGrid cols={GRID_COLS} spacing="md">
               {shown.map((scenario) => (
-                <ScenarioCard key={scenario.id} scenario={scenario} />
+                <ScenarioCard key={scenario.id} scenario={scenario} search={view.q} />
               ))}
             </SimpleGrid>
           )}
