@@ -7,8 +7,8 @@ test('an unknown path shows Page Not Found with a link home', async ({ page }) =
   await expect(home).toHaveAttribute('href', '/');
 });
 
-test('a signed-out visit to /dashboard ends on the sign-in page', async ({ page }) => {
+test('a signed-out visit to /dashboard ends on the sign-in page, which returns there afterwards', async ({ page }) => {
   await page.goto('/dashboard');
-  await expect(page).toHaveURL(/\/login$/);
+  await expect(page).toHaveURL(/\/login\?next=%2Fdashboard$/);
   await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
 });

@@ -77,7 +77,7 @@ test.describe('at 1280 px wide', () => {
     expect(waited).toBeLessThan(2500);
 
     await page.goto('/dashboard');
-    await expect(page).toHaveURL(/\/login$/); // the session really ended
+    await expect(page).toHaveURL(/\/login\?next=%2Fdashboard$/); // the session really ended
   });
 });
 
