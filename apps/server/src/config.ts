@@ -1,3 +1,4 @@
+import { isAccountEmail } from '@tradecraft/shared';
 import { z } from 'zod';
 
 const port = z.coerce.number().int().min(1).max(65535);
@@ -11,7 +12,12 @@ const envSchema = z
       .string()
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
       .optional(),
-    ADMIN_EMAIL: z.email().optional(),
+    // Any address the product signs in with, the default admin@localhost included.
+    ADMIN_EMAIL: z
+      .string()
+      .transform((value) => value.trim().toLowerCase())
+      .refine(isAccountEmail, 'must be an email address such as admin@example.org or admin@localhost')
+      .optional(),
     ADMIN_PASSWORD: z.string().min(8).optional(),
     PUBLIC_ORIGIN: z.url({ protocol: /^https?$/ }).optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

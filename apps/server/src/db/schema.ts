@@ -17,6 +17,8 @@ export interface UsersTable {
   photo_file_id: string | null;
   created_at: string;
   updated_at: string;
+  /** 1 while the account's password is the one printed at first start: it may only choose a new one. */
+  must_change_password: ColumnType<number, number | undefined, number>;
 }
 
 export interface SessionsTable {
@@ -78,6 +80,8 @@ export interface NotificationsTable {
   link: string | null;
   created_at: string;
   read_at: string | null;
+  /** What the notification is about (a registration: the registering user's id); null for the rest. */
+  subject_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ScenariosTable {

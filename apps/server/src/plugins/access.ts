@@ -10,6 +10,11 @@ export type Access = 'public' | 'signedIn' | 'admin';
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /**
+     * True for the few signed-in routes an account whose password must change may still call (change it, and
+     * what its page needs); every other signed-in or admin route answers 403 for it.
+     */
+    beforePasswordChange?: boolean;
     /** Set for every route under /api when it is registered (an API route loads the session). */
     api?: boolean;
   }
@@ -23,6 +28,9 @@ declare module 'fastify' {
     sessionId: string | null;
   }
 }
+
+/** The answer to an account whose printed first-start password is still its password, on any other route. */
+export const PASSWORD_CHANGE_DUE = 'Choose a new password before continuing.';
 
 /** The signed-in user of a route whose access is 'signedIn' or 'admin'. */
 export function currentUser(request: FastifyRequest): User {
@@ -79,6 +87,9 @@ export function registerAccess(app: FastifyInstance, db: Db): void {
     if (access === undefined) throw forbidden();
     if (access === 'public') return;
     if (!request.user) throw unauthorized();
+    if (request.user.must_change_password === 1 && !request.routeOptions.config.beforePasswordChange) {
+      throw forbidden(PASSWORD_CHANGE_DUE);
+    }
     if (access === 'admin' && request.user.role !== 'admin') throw forbidden();
   });
 }

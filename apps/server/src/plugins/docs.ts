@@ -26,7 +26,7 @@ export const errorResponseSchema = apiErrorSchema.loose().meta({ id: 'Error' });
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'The request is invalid: `error` says what is wrong and `issues` lists each field.',
   401: 'Not signed in, or the session has ended.',
-  403: 'Not allowed: the role is not enough, the account may not do this, or the request came from another origin.',
+  403: 'Not allowed: the role is not enough, the account may not do this (or must first choose a new password), or the request came from another origin.',
   404: 'No such record (or not one the caller may see).',
   409: 'The request conflicts with the current state (`error` says how).',
   410: 'The record is gone for good.',
@@ -88,7 +88,8 @@ function standardErrorStatuses(route: RouteOptions): number[] {
   const statuses = new Set<number>([400, 503]);
   if (!route.config?.anyHost) statuses.add(421);
   if (access !== 'public') statuses.add(401);
-  if (access === 'admin' || methods.some((method) => STATE_CHANGING_METHODS.has(method))) statuses.add(403);
+  // Any signed-in route answers 403 to an account that must first choose a new password.
+  if (access !== 'public' || methods.some((method) => STATE_CHANGING_METHODS.has(method))) statuses.add(403);
   if (methods.some((method) => BODY_METHODS.has(method))) {
     statuses.add(413);
     statuses.add(415);

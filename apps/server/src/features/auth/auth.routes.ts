@@ -110,7 +110,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   app.post(
     '/password',
     {
-      config: { access: 'signedIn' },
+      config: { access: 'signedIn', beforePasswordChange: true },
       schema: {
         tags: ['auth'],
         operationId: 'changePassword',
