@@ -60,6 +60,8 @@ export interface Config {
   adminEmail: string | undefined;
   adminPassword: string | undefined;
   publicOrigin: string;
+  /** PUBLIC_ORIGIN was set (not the localhost default): the setup checklist's step. */
+  publicOriginSet: boolean;
   secureCookies: boolean;
   logLevel: string;
   repositoryUrl: string;
@@ -95,6 +97,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminEmail: values.ADMIN_EMAIL?.trim().toLowerCase(),
     adminPassword: values.ADMIN_PASSWORD,
     publicOrigin,
+    publicOriginSet: values.PUBLIC_ORIGIN !== undefined,
     secureCookies: publicOrigin.startsWith('https://'),
     logLevel: values.LOG_LEVEL,
     repositoryUrl: values.REPOSITORY_URL,

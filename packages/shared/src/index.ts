@@ -18,3 +18,4 @@ export * from './time/time-zone.schema';
 export * from './notifications/notifications.schema';
 export * from './progress';
 export * from './reviews/reviews.schema';
+export * from './settings/setup-checklist.schema';

@@ -43,6 +43,8 @@ const EXPECTED: Record<string, Access> = {
   'POST /api/sim/upload-scenario': 'admin',
   'GET /api/settings/difficulty': 'signedIn',
   'PUT /api/settings/difficulty': 'admin',
+  'GET /api/settings/setup-checklist': 'admin',
+  'POST /api/settings/setup-checklist/dismiss': 'admin',
   'POST /api/runs': 'signedIn',
   'GET /api/runs/:id': 'signedIn',
   'POST /api/runs/:id/answer': 'signedIn',
