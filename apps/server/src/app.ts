@@ -75,7 +75,12 @@ export async function buildApp({ config, db, dialect, logger = false }: AppOptio
       await api.register(auditRoutes, { prefix: '/audit', db });
       await api.register(notificationsRoutes, { prefix: '/notifications', db });
       await api.register(scenariosRoutes, { prefix: '/sim', db });
-      await api.register(settingsRoutes, { prefix: '/settings', db, publicOriginSet: config.publicOriginSet });
+      await api.register(settingsRoutes, {
+        prefix: '/settings',
+        db,
+        publicOriginSet: config.publicOriginSet,
+        repositoryUrl: config.repositoryUrl,
+      });
       await api.register(runsRoutes, { prefix: '/runs', db, runStartsPerMinute: config.runStartsPerMinute });
       await api.register(progressRoutes, { prefix: '/progress', db });
       await api.register(reviewsRoutes, { prefix: '/reviews', db });

@@ -32,6 +32,8 @@ export function RequireAuth({ children }: { children: ReactNode }) {
     );
   }
   if (!user) return <Navigate to={paths.login} replace state={{ from: location.pathname + location.search }} />;
+  // The printed first-start password opens nothing else (the server answers 403 meanwhile).
+  if (user.mustChangePassword) return <Navigate to={paths.choosePassword} replace />;
   return children;
 }
 
@@ -46,6 +48,7 @@ export function RequireRole({ role, children }: { role: Role; children: ReactNod
 export function RoleRedirect() {
   const { user, isLoading } = useSession();
   if (isLoading) return <LoadingScreen />;
+  if (user?.mustChangePassword) return <Navigate to={paths.choosePassword} replace />;
   if (hasRole(user?.role, 'admin')) return <Navigate to={paths.admin} replace />;
   if (hasRole(user?.role, 'student')) return <Navigate to={paths.dashboard} replace />;
   return <Navigate to={paths.login} replace />;

@@ -14,6 +14,7 @@ export const routes: RouteObject[] = [
   { path: paths.redirect, element: <RoleRedirect /> },
   { path: paths.login, ...page(() => import('../features/auth/pages/login-page')) },
   { path: paths.register, ...page(() => import('../features/auth/pages/register-page')) },
+  { path: paths.choosePassword, ...page(() => import('../features/auth/pages/choose-password-page')) },
   {
     ...page(() => import('./layout/signed-in-layout')),
     HydrateFallback: LoadingScreen,

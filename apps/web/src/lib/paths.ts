@@ -4,6 +4,7 @@ export const paths = {
   redirect: '/redirect',
   login: '/login',
   register: '/register',
+  choosePassword: '/choose-password',
   admin: '/admin',
   pendingUsers: '/admin/pending-users',
   manageUsers: '/admin/users',

@@ -12,6 +12,8 @@ export const setupItemSchema = z.enum(SETUP_ITEMS);
 export type SetupItem = z.infer<typeof setupItemSchema>;
 
 export const setupChecklistSchema = z.object({
+  /** Where the operations guide explains the server's environment (PUBLIC_ORIGIN and the rest). */
+  configurationGuideUrl: z.string(),
   items: z.array(
     z.object({
       id: setupItemSchema,

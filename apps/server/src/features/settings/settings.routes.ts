@@ -4,10 +4,11 @@ import type { Db } from '../../db/database';
 import { currentUser } from '../../plugins/access';
 import { dismissSetupItem, getPlatformDifficulty, setPlatformDifficulty, setupChecklist } from './settings.service';
 
-export const settingsRoutes: FastifyPluginAsyncZod<{ db: Db; publicOriginSet: boolean }> = async (
-  app,
-  { db, publicOriginSet },
-) => {
+export const settingsRoutes: FastifyPluginAsyncZod<{
+  db: Db;
+  publicOriginSet: boolean;
+  repositoryUrl: string;
+}> = async (app, { db, publicOriginSet, repositoryUrl }) => {
   app.get(
     '/setup-checklist',
     {
@@ -22,7 +23,7 @@ export const settingsRoutes: FastifyPluginAsyncZod<{ db: Db; publicOriginSet: bo
         response: { 200: setupChecklistSchema },
       },
     },
-    async (request) => setupChecklist(db, currentUser(request), { publicOriginSet }),
+    async (request) => setupChecklist(db, currentUser(request), { publicOriginSet, repositoryUrl }),
   );
 
   app.post(
@@ -41,7 +42,7 @@ export const settingsRoutes: FastifyPluginAsyncZod<{ db: Db; publicOriginSet: bo
     async (request) => {
       const admin = currentUser(request);
       await dismissSetupItem(db, admin, request.body.item);
-      return setupChecklist(db, admin, { publicOriginSet });
+      return setupChecklist(db, admin, { publicOriginSet, repositoryUrl });
     },
   );
 

@@ -57,7 +57,7 @@ function dismissedFrom(value: string | undefined): Set<SetupItem> {
 export async function setupChecklist(
   db: Db,
   admin: User,
-  options: { publicOriginSet: boolean },
+  options: { publicOriginSet: boolean; repositoryUrl: string },
 ): Promise<SetupChecklist> {
   const [facts, dismissedValue] = await Promise.all([
     setupFacts(db, admin.email, DIFFICULTY_SETTING_KEY),
@@ -65,7 +65,10 @@ export async function setupChecklist(
   ]);
   const done: Record<SetupItem, boolean> = { ...facts, publicOriginSet: options.publicOriginSet };
   const dismissed = dismissedFrom(dismissedValue);
-  return { items: SETUP_ITEMS.map((id) => ({ id, done: done[id], dismissed: dismissed.has(id) })) };
+  return {
+    configurationGuideUrl: `${options.repositoryUrl}/blob/main/docs/operations.md#configuration`,
+    items: SETUP_ITEMS.map((id) => ({ id, done: done[id], dismissed: dismissed.has(id) })),
+  };
 }
 
 const SETUP_SCREEN = 'Admin Dashboard';
