@@ -25,6 +25,13 @@ const register = (t: TestApp, email: string) =>
     body: { firstName: 'Nia', lastName: 'New', designation: 'Analyst', email, password: PASSWORD },
   });
 
+const userOf = (t: TestApp, email: string) =>
+  t.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+
+/** Approves a registration as that admin. */
+const approve = (t: TestApp, id: string, cookie: string) =>
+  t.request({ method: 'POST', url: `/api/users/${id}/approve`, body: { role: 'student' }, cookie });
+
 describe('GET /api/notifications and POST /api/notifications/read', () => {
   it("shows each admin the registration, newest first with the unread count, and marks only the caller's read", async () => {
     const t = await testApp();
@@ -66,18 +73,9 @@ describe('GET /api/notifications and POST /api/notifications/read', () => {
     const otherAdmin = await t.userWithSession('admin');
     await register(t, 'approved@example.com');
     await register(t, 'waiting@example.com');
-    const pending = await t.db
-      .selectFrom('users')
-      .select('id')
-      .where('email', '=', 'approved@example.com')
-      .executeTakeFirstOrThrow();
+    const pending = await userOf(t, 'approved@example.com');
 
-    const approved = await t.request({
-      method: 'POST',
-      url: `/api/users/${pending.id}/approve`,
-      body: { role: 'student' },
-      cookie: admin.cookie,
-    });
+    const approved = await approve(t, pending.id, admin.cookie);
     expect(approved.statusCode).toBe(200);
     for (const cookie of [admin.cookie, otherAdmin.cookie]) {
       const list = (await t.request({ method: 'GET', url: '/api/notifications', cookie })).json();
@@ -93,11 +91,7 @@ describe('GET /api/notifications and POST /api/notifications/read', () => {
     const admin = await t.userWithSession('admin');
     const otherAdmin = await t.userWithSession('admin');
     await register(t, 'rejected@example.com');
-    const pending = await t.db
-      .selectFrom('users')
-      .select('id')
-      .where('email', '=', 'rejected@example.com')
-      .executeTakeFirstOrThrow();
+    const pending = await userOf(t, 'rejected@example.com');
 
     const rejected = await t.request({ method: 'DELETE', url: `/api/users/${pending.id}`, cookie: otherAdmin.cookie });
     expect(rejected.statusCode).toBe(200);
@@ -113,11 +107,7 @@ describe('GET /api/notifications and POST /api/notifications/read', () => {
     await register(t, 'handled@example.com');
     // Someone tries to register again with the admin's own address: the admin is told through the bell.
     await register(t, admin.user.email);
-    const pending = await t.db
-      .selectFrom('users')
-      .select('id')
-      .where('email', '=', 'handled@example.com')
-      .executeTakeFirstOrThrow();
+    const pending = await userOf(t, 'handled@example.com');
     await t.request({ method: 'DELETE', url: `/api/users/${pending.id}`, cookie: admin.cookie });
     const list = (await t.request({ method: 'GET', url: '/api/notifications', cookie: admin.cookie })).json();
     expect(list.unread).toBe(1);
@@ -216,21 +206,12 @@ describe('GET /api/notifications/stream', () => {
     const admin = await t.userWithSession('admin');
     const watching = await t.userWithSession('admin');
     await register(t, 'queue@example.com');
-    const pending = await t.db
-      .selectFrom('users')
-      .select('id')
-      .where('email', '=', 'queue@example.com')
-      .executeTakeFirstOrThrow();
+    const pending = await userOf(t, 'queue@example.com');
     const base = await listen(t.app);
     const events = eventReader(await openStream(base, watching.cookie));
     await events.next('ready');
 
-    const approved = await t.request({
-      method: 'POST',
-      url: `/api/users/${pending.id}/approve`,
-      body: { role: 'student' },
-      cookie: admin.cookie,
-    });
+    const approved = await approve(t, pending.id, admin.cookie);
     expect(approved.statusCode).toBe(200);
     await events.next('notification');
     await events.cancel();

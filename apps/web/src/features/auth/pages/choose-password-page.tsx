@@ -7,7 +7,7 @@ import { Navigate, useNavigate } from 'react-router';
 import { api } from '../../../lib/api-client';
 import { paths } from '../../../lib/paths';
 import { useSession } from '../../../lib/session';
-import { PasswordStrengthBar } from '../../../ui/password-strength-bar';
+import { NewPasswordFields } from '../../../ui/new-password-fields';
 import { useFormFields } from '../../../ui/use-form-fields';
 import { useChoosePassword } from '../api/choose-password';
 import { AuthFrame } from '../components/auth-frame';
@@ -66,24 +66,11 @@ export default function ChoosePasswordPage() {
             onChange={set('currentPassword')}
             error={fieldErrors.currentPassword}
           />
-          <div>
-            <PasswordInput
-              label="New password"
-              required
-              autoComplete="new-password"
-              value={values.newPassword}
-              onChange={set('newPassword')}
-              error={fieldErrors.newPassword}
-            />
-            <PasswordStrengthBar password={values.newPassword} />
-          </div>
-          <PasswordInput
-            label="Confirm new password"
-            required
-            autoComplete="new-password"
-            value={values.confirmPassword}
-            onChange={set('confirmPassword')}
-            error={fieldErrors.confirmPassword}
+          <NewPasswordFields
+            values={values}
+            errors={fieldErrors}
+            set={set}
+            labels={{ newPassword: 'New password', confirmPassword: 'Confirm new password' }}
           />
           <Button type="submit" loading={choose.isPending} leftSection={<IconKey size={18} aria-hidden />}>
             Save password and continue
