@@ -1,10 +1,10 @@
 import { ActionIcon, Badge, Group, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconGripVertical } from '@tabler/icons-react';
 import { useRef, useState } from 'react';
-import classes from '../runs.module.css';
+import classes from '../player.module.css';
 import type { ControlProps } from './control-props';
 import { AnswerForm } from './answer-form';
-import { VerdictIcon } from '../../../../ui/credit';
+import { VerdictIcon } from '../../credit';
 
 /** Moves one entry of a list to another place, leaving the others in order. */
 export function moveItem<T>(list: readonly T[], from: number, to: number): T[] {

@@ -2,11 +2,11 @@ import { ACH_MARK_LABELS, ACH_MARKS, type AchMark } from '@tradecraft/shared';
 import { Alert, Group, Radio, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { useId, useState } from 'react';
-import classes from '../runs.module.css';
+import classes from '../player.module.css';
 import type { ControlProps } from './control-props';
 import { AnswerForm } from './answer-form';
-import { VerdictIcon } from '../../../../ui/credit';
-import { focusableScroll } from '../../../../ui/focusable-scroll';
+import { VerdictIcon } from '../../credit';
+import { focusableScroll } from '../../focusable-scroll';
 
 const hypothesisName = (index: number) => `H${index + 1}`;
 

@@ -2,8 +2,8 @@ import type { PlayerHint } from '@tradecraft/shared';
 import { Alert, Button, Stack, Text } from '@mantine/core';
 import { IconBulb } from '@tabler/icons-react';
 import { useId } from 'react';
-import { formatShare } from '../../../ui/credit';
-import classes from './runs.module.css';
+import { formatShare } from '../credit';
+import classes from './player.module.css';
 
 /** What opening the hint costs, said before it is opened. */
 export function hintCostText(cost: number): string {

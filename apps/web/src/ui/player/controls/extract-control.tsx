@@ -1,10 +1,10 @@
 import type { ExtractFieldType } from '@tradecraft/shared';
 import { Group, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
-import classes from '../runs.module.css';
+import classes from '../player.module.css';
 import type { ControlProps } from './control-props';
 import { AnswerForm } from './answer-form';
-import { VerdictIcon } from '../../../../ui/credit';
+import { VerdictIcon } from '../../credit';
 
 const FIELD_TYPE_HELP: Record<ExtractFieldType, string> = {
   domain: 'A domain; defanged is fine, such as bad-site[.]example',

@@ -7,10 +7,10 @@ import {
 } from '@tradecraft/shared';
 import { Blockquote, Group, Radio, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import classes from '../runs.module.css';
+import classes from '../player.module.css';
 import type { ControlProps } from './control-props';
 import { AnswerForm } from './answer-form';
-import { VerdictIcon } from '../../../../ui/credit';
+import { VerdictIcon } from '../../credit';
 
 /** Where a term's range sits on a 0-100 % track, for the little bar beside it. */
 function rangeOf(term: EstimateTerm): { from: number; to: number } {

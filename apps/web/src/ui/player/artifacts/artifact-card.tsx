@@ -29,11 +29,11 @@ import {
   type Icon,
 } from '@tabler/icons-react';
 import { useId, useState } from 'react';
-import classes from '../runs.module.css';
+import classes from '../player.module.css';
 import { contentLines, parseChatLine, parseEmail } from './artifact-text';
 import { parseDnsRecords, parseStix, parseWhois } from './intel-formats';
 import { AdmiraltyBadge, TlpBanner } from './intel-markings';
-import { focusableScroll } from '../../../../ui/focusable-scroll';
+import { focusableScroll } from '../../focusable-scroll';
 
 const KINDS: Record<ArtifactKind, { label: string; icon: Icon }> = {
   email: { label: 'Email', icon: IconMail },

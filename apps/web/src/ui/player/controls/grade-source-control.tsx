@@ -9,11 +9,11 @@ import {
 } from '@tradecraft/shared';
 import { Box, Group, Radio, Stack, Table, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { useState } from 'react';
-import classes from '../runs.module.css';
+import classes from '../player.module.css';
 import type { ControlProps } from './control-props';
 import { AnswerForm } from './answer-form';
-import { VERDICT_WORDS, VerdictIcon } from '../../../../ui/credit';
-import { focusableScroll } from '../../../../ui/focusable-scroll';
+import { VERDICT_WORDS, VerdictIcon } from '../../credit';
+import { focusableScroll } from '../../focusable-scroll';
 
 function GradePicker<G extends string>({
   label,

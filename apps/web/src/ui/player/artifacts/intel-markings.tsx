@@ -6,7 +6,7 @@ import {
   type TlpLabel,
 } from '@tradecraft/shared';
 import { Box, Text, Tooltip, VisuallyHidden } from '@mantine/core';
-import classes from '../runs.module.css';
+import classes from '../player.module.css';
 
 // TLP 2.0 (FIRST): each label in its standard colour on black; every pair is above 4.5:1.
 const TLP: Record<TlpLabel, { colour: string; meaning: string }> = {

@@ -2,8 +2,8 @@ import { formatCredit } from '@tradecraft/shared';
 import { Alert, Badge, Group, List, Paper, Stack, Table, Text, Textarea, Title } from '@mantine/core';
 import { IconHourglass } from '@tabler/icons-react';
 import { useId, useState } from 'react';
-import { WriteCheckList } from '../../../../ui/write-checks';
-import classes from '../runs.module.css';
+import { WriteCheckList } from '../../write-checks';
+import classes from '../player.module.css';
 import type { ControlProps } from './control-props';
 import { AnswerForm } from './answer-form';
 

@@ -1,9 +1,9 @@
 import { Checkbox, Group, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
-import classes from '../runs.module.css';
+import classes from '../player.module.css';
 import type { ControlProps } from './control-props';
 import { AnswerForm } from './answer-form';
-import { VerdictIcon } from '../../../../ui/credit';
+import { VerdictIcon } from '../../credit';
 
 /** multi: a checkbox per option; once answered, each option says whether it applies and how the choice fared. */
 export function MultiControl({ step, result, busy, onSubmit }: ControlProps<'multi'>) {

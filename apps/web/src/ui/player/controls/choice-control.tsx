@@ -1,9 +1,9 @@
 import { formatCredit } from '@tradecraft/shared';
 import { Button, Group, Kbd, Stack, Text } from '@mantine/core';
 import { useEffect, useRef } from 'react';
-import classes from '../runs.module.css';
+import classes from '../player.module.css';
 import type { ControlProps } from './control-props';
-import { VerdictIcon } from '../../../../ui/credit';
+import { VerdictIcon } from '../../credit';
 
 /** Keys typed into a field or a dialog are not player shortcuts. */
 export function isTypingTarget(target: EventTarget | null): boolean {

@@ -2,7 +2,7 @@ import type { PlayerStep } from '@tradecraft/shared';
 import { Badge, Group, Stack, Text, Title } from '@mantine/core';
 import type { Ref } from 'react';
 import { ArtifactCard } from './artifacts/artifact-card';
-import classes from './runs.module.css';
+import classes from './player.module.css';
 
 /** The case file of the current step: where it sits, what happened, and the intel to read. */
 export function StepPanel({
