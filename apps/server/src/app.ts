@@ -9,6 +9,7 @@ import { DEFAULT_WEB_DIST } from './paths';
 import { registerAccess } from './plugins/access';
 import { activityRoutes } from './features/activity/activity.routes';
 import { auditRoutes } from './features/audit/audit.routes';
+import { ssoRoutes } from './features/sso/sso.routes';
 import { authRoutes } from './features/auth/auth.routes';
 import { healthRoutes } from './features/health/health.routes';
 import { metaRoutes } from './features/meta/meta.routes';
@@ -67,7 +68,9 @@ export async function buildApp({ config, db, dialect, logger = false }: AppOptio
         db,
         secureCookies: config.secureCookies,
         lockout: { lockoutMs: config.lockoutMinutes * 60_000 },
+        localLogin: config.localLogin,
       });
+      await api.register(ssoRoutes, { prefix: '/auth', db, config });
       await api.register(usersRoutes, { prefix: '/users', db });
       await api.register(profileRoutes, { db }); // /profile and /users/:id/photo
       await api.register(metaRoutes, { prefix: '/meta', repositoryUrl: config.repositoryUrl });

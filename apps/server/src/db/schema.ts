@@ -70,6 +70,24 @@ export interface RateLimitsTable {
   window_ends_at: string;
 }
 
+/** A provider's subject linked to an account (single sign-on). */
+export interface SsoIdentitiesTable {
+  issuer: string;
+  subject: string;
+  user_id: string;
+  created_at: string;
+  last_sign_in_at: string;
+}
+
+/** A started single sign-on, until its callback or ten minutes. */
+export interface SsoSignInsTable {
+  state: string;
+  nonce: string;
+  code_verifier: string;
+  return_to: string;
+  expires_at: string;
+}
+
 export interface NotificationsTable {
   id: Generated<number>;
   recipient_id: string;
@@ -180,6 +198,8 @@ export interface Database {
   runs: RunsTable;
   run_decisions: RunDecisionsTable;
   step_reviews: StepReviewsTable;
+  sso_identities: SsoIdentitiesTable;
+  sso_sign_ins: SsoSignInsTable;
 }
 
 export type User = Selectable<UsersTable>;

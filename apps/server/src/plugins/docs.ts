@@ -61,6 +61,11 @@ const fileBody = z.string().meta({ format: 'binary' }) as unknown as z.ZodType<s
  * A file's 200 response: its media type, the body, and Content-Disposition (an attachment with the file name
  * when `filename` is given, `inline` otherwise).
  */
+/** A redirect (302): the browser is sent to `Location`; there is no body. */
+export function redirectResponse(description: string) {
+  return z.null().describe(`${description} The \`Location\` header says where; there is no body.`);
+}
+
 export function fileResponse<T extends z.ZodType = typeof fileBody>(options: {
   mediaType: string;
   filename?: string;
