@@ -70,6 +70,19 @@ export interface RateLimitsTable {
   window_ends_at: string;
 }
 
+/** A personal API token (only its hash is kept). */
+export interface ApiTokensTable {
+  id: string;
+  user_id: string;
+  name: string;
+  token_hash: string;
+  scope: 'read' | 'read-write';
+  created_at: string;
+  expires_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
 /** A provider's subject linked to an account (single sign-on). */
 export interface SsoIdentitiesTable {
   issuer: string;
@@ -200,6 +213,7 @@ export interface Database {
   step_reviews: StepReviewsTable;
   sso_identities: SsoIdentitiesTable;
   sso_sign_ins: SsoSignInsTable;
+  api_tokens: ApiTokensTable;
 }
 
 export type User = Selectable<UsersTable>;
