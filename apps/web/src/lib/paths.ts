@@ -14,6 +14,7 @@ export const paths = {
   reviews: '/admin/reviews',
   review: (reviewId: number) => `/admin/reviews/${reviewId}`,
   difficulty: '/admin/difficulty',
+  apiTokens: '/admin/api-tokens',
   upload: '/upload',
   underConstruction: '/underconstruction',
   dashboard: '/dashboard',
