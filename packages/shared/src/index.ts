@@ -2,6 +2,8 @@ export * from './api';
 export * from './auth/password';
 export * from './auth/auth.schema';
 export * from './auth/roles';
+export * from './auth/sso.schema';
+export * from './api-tokens/api-tokens.schema';
 export * from './paging/paging';
 export * from './scenarios';
 export * from './users/users.schema';

@@ -61,6 +61,11 @@ const fileBody = z.string().meta({ format: 'binary' }) as unknown as z.ZodType<s
  * A file's 200 response: its media type, the body, and Content-Disposition (an attachment with the file name
  * when `filename` is given, `inline` otherwise).
  */
+/** A redirect (302): the browser is sent to `Location`; there is no body. */
+export function redirectResponse(description: string) {
+  return z.null().describe(`${description} The \`Location\` header says where; there is no body.`);
+}
+
 export function fileResponse<T extends z.ZodType = typeof fileBody>(options: {
   mediaType: string;
   filename?: string;
@@ -113,7 +118,12 @@ const transform: SwaggerTransform = (input) => {
   if (schema.hide) return converted;
 
   const access = input.route.config?.access ?? 'public';
-  schema.security = access === 'public' ? [] : [{ session: [] }];
+  schema.security =
+    access === 'public'
+      ? []
+      : input.route.config?.apiTokens === false
+        ? [{ session: [] }]
+        : [{ session: [] }, { apiToken: [] }];
 
   for (const [status, body] of Object.entries(schema.response ?? {})) {
     const declared = original.response?.[status] as { headers?: JsonObject } | undefined;
@@ -180,7 +190,8 @@ const TAGS = [
   { name: 'health', description: 'Whether the server and its database answer (for load balancers and monitors).' },
   {
     name: 'auth',
-    description: 'Registration, sign-in and sign-out (the session cookie), the current user, password changes.',
+    description:
+      'Registration, sign-in and sign-out (the session cookie), single sign-on, the current user, password changes.',
   },
   { name: 'users', description: 'Manage Users and registrations awaiting approval (admins).' },
   { name: 'profile', description: 'Your own profile and picture; anyone’s picture for signed-in users.' },
@@ -198,6 +209,7 @@ const TAGS = [
   },
   { name: 'runs', description: 'Playing a scenario: start a run, answer each step, move on, end it.' },
   { name: 'reviews', description: 'The instructor review queue: grade written answers by rubric (admins).' },
+  { name: 'api tokens', description: 'Your personal API tokens for scripts: make, list and revoke them (admins).' },
   {
     name: 'progress',
     description: 'Progress and reporting: dashboards, Training Progress, after-action reports, ATT&CK skills.',
@@ -237,6 +249,13 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
             in: 'cookie',
             name: SESSION_COOKIE,
             description: 'The session cookie set by `POST /api/auth/login`.',
+          },
+          apiToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'A personal API token of an admin (`Authorization: Bearer tc_...`), made under API tokens; a read-only ' +
+              'token may only GET.',
           },
         },
       },

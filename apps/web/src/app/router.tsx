@@ -45,6 +45,7 @@ export const routes: RouteObject[] = [
           { path: paths.reviews, ...page(() => import('../features/reviews/pages/review-queue-page')) },
           { path: '/admin/reviews/:reviewId', ...page(() => import('../features/reviews/pages/review-page')) },
           { path: paths.difficulty, ...page(() => import('../features/scenarios/pages/difficulty-page')) },
+          { path: paths.apiTokens, ...page(() => import('../features/api-tokens/pages/api-tokens-page')) },
           { path: paths.upload, ...page(() => import('../features/scenarios/pages/upload-page')) },
           { path: paths.underConstruction, ...page(() => import('../features/help/pages/under-construction-page')) },
         ],

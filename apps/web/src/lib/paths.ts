@@ -15,6 +15,7 @@ export const paths = {
   reviews: '/admin/reviews',
   review: (reviewId: number) => `/admin/reviews/${reviewId}`,
   difficulty: '/admin/difficulty',
+  apiTokens: '/admin/api-tokens',
   upload: '/upload',
   underConstruction: '/underconstruction',
   dashboard: '/dashboard',

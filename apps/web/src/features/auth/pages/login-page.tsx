@@ -7,6 +7,7 @@ import { paths } from '../../../lib/paths';
 import { useSession } from '../../../lib/session';
 import { useLogin } from '../api/login';
 import { AuthFrame } from '../components/auth-frame';
+import { SingleSignOn, usePasswordSignIn } from '../components/single-sign-on';
 
 interface LoginLocationState {
   registered?: boolean;
@@ -20,6 +21,7 @@ export default function LoginPage() {
   const location = useLocation();
   const { user } = useSession();
   const registered = (location.state as LoginLocationState | null)?.registered === true;
+  const passwordSignIn = usePasswordSignIn();
 
   if (user && !login.isPending && !login.isSuccess) return <Navigate to={paths.redirect} replace />;
 
@@ -28,10 +30,21 @@ export default function LoginPage() {
     login.mutate({ email, password }, { onSuccess: () => void navigate(paths.redirect, { replace: true }) });
   };
 
+  if (!passwordSignIn) {
+    return (
+      <AuthFrame title="Sign in">
+        <Stack>
+          <SingleSignOn returnTo={undefined} />
+        </Stack>
+      </AuthFrame>
+    );
+  }
+
   return (
     <AuthFrame title="Sign in">
       <form onSubmit={submit} noValidate>
         <Stack>
+          <SingleSignOn returnTo={undefined} />
           {registered && !login.error && (
             <Alert color="green" icon={<IconCircleCheck />} role="status">
               {AUTH_MESSAGES.registrationSucceeded}
