@@ -184,6 +184,7 @@ export class SsoProvider {
       disabled: 0,
       failed_attempts: 0,
       locked_until: null,
+      must_change_password: 0,
       photo_file_id: null,
       created_at: now,
       updated_at: now,
@@ -207,6 +208,7 @@ export class SsoProvider {
           kind: 'registration',
           message: `${user.first_name} ${user.last_name} (${email}) signed in through single sign-on and awaits approval.`,
           link: '/admin/pending-users',
+          subjectId: user.id, // read for every admin once any admin handles it
         });
       }
     });
