@@ -9,6 +9,9 @@ import { DEFAULT_WEB_DIST } from './paths';
 import { registerAccess } from './plugins/access';
 import { activityRoutes } from './features/activity/activity.routes';
 import { auditRoutes } from './features/audit/audit.routes';
+import { ssoRoutes } from './features/sso/sso.routes';
+import { apiTokensRoutes } from './features/api-tokens/api-tokens.routes';
+import { recordApiTokenChange } from './features/api-tokens/api-tokens.service';
 import { authRoutes } from './features/auth/auth.routes';
 import { healthRoutes } from './features/health/health.routes';
 import { metaRoutes } from './features/meta/meta.routes';
@@ -56,7 +59,16 @@ export async function buildApp({ config, db, dialect, logger = false }: AppOptio
   await app.register(multipart, { limits: { files: 1, fields: 5, fileSize: 2 * 1024 * 1024, parts: 6 } });
   await registerSecurity(app, config.publicOrigin, config.trustedHosts);
   registerSessionCookie(app, config.secureCookies);
-  registerAccess(app, db);
+  registerAccess(app, db, {
+    onApiTokenChange: (request, statusCode) =>
+      recordApiTokenChange(db, {
+        user: request.user!,
+        tokenName: request.apiToken!.name,
+        method: request.method,
+        route: request.routeOptions.url ?? request.url,
+        statusCode,
+      }),
+  });
   await registerDocs(app);
 
   await app.register(
@@ -67,7 +79,10 @@ export async function buildApp({ config, db, dialect, logger = false }: AppOptio
         db,
         secureCookies: config.secureCookies,
         lockout: { lockoutMs: config.lockoutMinutes * 60_000 },
+        localLogin: config.localLogin,
       });
+      await api.register(ssoRoutes, { prefix: '/auth', db, config });
+      await api.register(apiTokensRoutes, { prefix: '/tokens', db });
       await api.register(usersRoutes, { prefix: '/users', db });
       await api.register(profileRoutes, { db }); // /profile and /users/:id/photo
       await api.register(metaRoutes, { prefix: '/meta', repositoryUrl: config.repositoryUrl });
@@ -75,7 +90,12 @@ export async function buildApp({ config, db, dialect, logger = false }: AppOptio
       await api.register(auditRoutes, { prefix: '/audit', db });
       await api.register(notificationsRoutes, { prefix: '/notifications', db });
       await api.register(scenariosRoutes, { prefix: '/sim', db });
-      await api.register(settingsRoutes, { prefix: '/settings', db });
+      await api.register(settingsRoutes, {
+        prefix: '/settings',
+        db,
+        publicOriginSet: config.publicOriginSet,
+        repositoryUrl: config.repositoryUrl,
+      });
       await api.register(runsRoutes, { prefix: '/runs', db, runStartsPerMinute: config.runStartsPerMinute });
       await api.register(progressRoutes, { prefix: '/progress', db });
       await api.register(reviewsRoutes, { prefix: '/reviews', db });

@@ -46,6 +46,77 @@ describe('the first admin', () => {
   });
 });
 
+describe('the generated first-admin password', () => {
+  const signIn = (email: string, password: string) =>
+    t.request({ method: 'POST', url: '/api/auth/login', body: { email, password } });
+  const cookieOf = (response: Awaited<ReturnType<typeof signIn>>) =>
+    response.cookies.find((cookie) => cookie.name === 'tc_session')?.value;
+
+  it('signs in to a session that may only choose a new password: other routes answer 403', async () => {
+    const { generatedPassword } = (await ensureAdmin(t.db, {}))!;
+    const signedIn = await signIn('admin@localhost', generatedPassword!);
+    expect(signedIn.statusCode).toBe(200);
+    expect(signedIn.json().user).toMatchObject({ email: 'admin@localhost', mustChangePassword: true });
+    const cookie = cookieOf(signedIn)!;
+    for (const url of ['/api/users', '/api/notifications', '/api/profile', '/api/sim/list']) {
+      const refused = await t.request({ method: 'GET', url, cookie });
+      expect(refused.statusCode, url).toBe(403);
+      expect(refused.json(), url).toEqual({ error: 'Choose a new password before continuing.' });
+    }
+    const me = await t.request({ method: 'GET', url: '/api/auth/me', cookie });
+    expect(me.json().user.mustChangePassword).toBe(true);
+  });
+
+  it('stops signing in once a new one is chosen, and the account is then free', async () => {
+    const { generatedPassword } = (await ensureAdmin(t.db, {}))!;
+    const cookie = cookieOf(await signIn('admin@localhost', generatedPassword!))!;
+    const changed = await t.request({
+      method: 'POST',
+      url: '/api/auth/password',
+      body: { currentPassword: generatedPassword, newPassword: NEW_PASSWORD, confirmPassword: NEW_PASSWORD },
+      cookie,
+    });
+    expect(changed.statusCode).toBe(200);
+    const fresh = changed.cookies.find((item) => item.name === 'tc_session')!.value;
+    expect((await t.request({ method: 'GET', url: '/api/users', cookie: fresh })).statusCode).toBe(200);
+    expect((await t.request({ method: 'GET', url: '/api/auth/me', cookie: fresh })).json().user).not.toHaveProperty(
+      'mustChangePassword',
+    );
+    expect((await signIn('admin@localhost', generatedPassword!)).statusCode).toBe(401);
+    expect((await signIn('admin@localhost', NEW_PASSWORD)).statusCode).toBe(200);
+  });
+
+  it('cannot be chosen again as the new password', async () => {
+    const { generatedPassword } = (await ensureAdmin(t.db, {}))!;
+    const cookie = cookieOf(await signIn('admin@localhost', generatedPassword!))!;
+    const same = await t.request({
+      method: 'POST',
+      url: '/api/auth/password',
+      body: { currentPassword: generatedPassword, newPassword: generatedPassword, confirmPassword: generatedPassword },
+      cookie,
+    });
+    expect(same.statusCode).toBe(400);
+    expect(JSON.stringify(same.json())).toContain('Choose a password other than your current one.');
+    expect((await t.request({ method: 'GET', url: '/api/users', cookie })).statusCode).toBe(403);
+  });
+
+  it('is not forced on a password the operator set with ADMIN_PASSWORD', async () => {
+    await ensureAdmin(t.db, { email: 'lead@example.com', password: NEW_PASSWORD });
+    const cookie = cookieOf(await signIn('lead@example.com', NEW_PASSWORD))!;
+    expect((await t.request({ method: 'GET', url: '/api/users', cookie })).statusCode).toBe(200);
+  });
+
+  it('is forced again by reset-password when it generates the password, not when one is given', async () => {
+    await t.createUser({ role: 'admin', email: 'lead@example.com' });
+    const { generatedPassword } = await resetPassword(t.db, 'lead@example.com');
+    const printed = cookieOf(await signIn('lead@example.com', generatedPassword!))!;
+    expect((await t.request({ method: 'GET', url: '/api/users', cookie: printed })).statusCode).toBe(403);
+    await resetPassword(t.db, 'lead@example.com', NEW_PASSWORD);
+    const chosen = cookieOf(await signIn('lead@example.com', NEW_PASSWORD))!;
+    expect((await t.request({ method: 'GET', url: '/api/users', cookie: chosen })).statusCode).toBe(200);
+  });
+});
+
 describe('ADMIN_EMAIL and ADMIN_PASSWORD at start', () => {
   it('re-enable, unlock and reset that admin, end its sessions and audit it', async () => {
     const { user } = await t.userWithSession('admin', { email: 'lead@example.com' });

@@ -47,7 +47,8 @@ export async function ensureAdmin(
     await takeTransactionLock(trx, 'first-admin');
     if (await findAnyAdminId(trx)) return false; // another server made one meanwhile
     const now = nowIso();
-    await upsertAdmin(trx, newAdmin(email, passwordHash, now));
+    // The printed password is for one use: the account can only choose a new one until it does.
+    await upsertAdmin(trx, { ...newAdmin(email, passwordHash, now), must_change_password: 1 });
     await recordAudit(trx, {
       actor: null,
       action: 'create admin',
@@ -144,7 +145,8 @@ export async function resetPassword(
   await db.transaction().execute(async (trx) => {
     const user = await findUserByEmail(trx, email);
     if (!user) throw unknownAccount(email);
-    await restoreAccess(trx, user.id, { passwordHash, now: nowIso() });
+    // A generated password is printed, so, like the first start's, it is for one use.
+    await restoreAccess(trx, user.id, { passwordHash, oneUse: generatedPassword !== undefined, now: nowIso() });
     await deleteUserSessions(trx, user.id);
     await recordAudit(trx, {
       actor: null,

@@ -1,6 +1,29 @@
+import { isAccountEmail } from '@tradecraft/shared';
 import { z } from 'zod';
 
 const port = z.coerce.number().int().min(1).max(65535);
+
+const commaList = z
+  .string()
+  .default('')
+  .transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim())
+      .filter(Boolean),
+  );
+
+const flag = (fallback: 'true' | 'false') =>
+  z
+    .enum(['true', 'false', '1', '0'])
+    .default(fallback)
+    .transform((value) => value === 'true' || value === '1');
+
+/** An identity provider on this machine may speak plain http (tests, a provider beside the server); any other must not. */
+function isLoopbackHttp(address: string): boolean {
+  const url = new URL(address);
+  return url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+}
 
 const envSchema = z
   .object({
@@ -11,7 +34,12 @@ const envSchema = z
       .string()
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
       .optional(),
-    ADMIN_EMAIL: z.email().optional(),
+    // Any address the product signs in with, the default admin@localhost included.
+    ADMIN_EMAIL: z
+      .string()
+      .transform((value) => value.trim().toLowerCase())
+      .refine(isAccountEmail, 'must be an email address such as admin@example.org or admin@localhost')
+      .optional(),
     ADMIN_PASSWORD: z.string().min(8).optional(),
     PUBLIC_ORIGIN: z.url({ protocol: /^https?$/ }).optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -24,26 +52,41 @@ const envSchema = z
       .max(24 * 60)
       .default(15),
     RUN_STARTS_PER_MINUTE: z.coerce.number().int().min(1).default(30),
-    TRUSTED_HOSTS: z
-      .string()
-      .default('')
-      .transform((value) =>
-        value
-          .split(',')
-          .map((host) => host.trim())
-          .filter(Boolean),
-      )
-      .refine((hosts) => hosts.every((host) => /^(?:[a-z0-9.-]+|\[[0-9a-f:]+\])(?::\d{1,5})?$/i.test(host)), {
+    TRUSTED_HOSTS: commaList.refine(
+      (hosts) => hosts.every((host) => /^(?:[a-z0-9.-]+|\[[0-9a-f:]+\])(?::\d{1,5})?$/i.test(host)),
+      {
         message: 'must be a comma-separated list of host names, each with an optional :port',
-      }),
-    TRUST_PROXY: z
-      .enum(['true', 'false', '1', '0'])
-      .default('false')
-      .transform((value) => value === 'true' || value === '1'),
+      },
+    ),
+    TRUST_PROXY: flag('false'),
+    OIDC_ISSUER: z
+      .url({ protocol: /^https?$/ })
+      .refine((address) => address.startsWith('https://') || isLoopbackHttp(address), {
+        message: 'must be an https:// address (http:// only for a provider on this machine)',
+      })
+      .optional(),
+    OIDC_CLIENT_ID: z.string().min(1).optional(),
+    OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+    OIDC_SCOPES: z
+      .string()
+      .default('openid email profile')
+      .refine((scopes) => scopes.split(/\s+/).includes('openid'), { message: 'must include openid' }),
+    OIDC_DISPLAY_NAME: z.string().trim().min(1).max(60).default('single sign-on'),
+    OIDC_ADMIN_GROUPS: commaList,
+    OIDC_AUTO_APPROVE_DOMAINS: commaList.transform((domains) => domains.map((domain) => domain.toLowerCase())),
+    LOCAL_LOGIN: flag('true'),
   })
   .refine((env) => !env.ADMIN_PASSWORD || env.ADMIN_EMAIL, {
     path: ['ADMIN_EMAIL'],
     message: 'is required when ADMIN_PASSWORD is set',
+  })
+  .refine((env) => !env.OIDC_ISSUER || env.OIDC_CLIENT_ID, {
+    path: ['OIDC_CLIENT_ID'],
+    message: 'is required when OIDC_ISSUER is set',
+  })
+  .refine((env) => env.LOCAL_LOGIN || env.OIDC_ISSUER, {
+    path: ['LOCAL_LOGIN'],
+    message: 'can be false only when OIDC_ISSUER is set (nobody could sign in otherwise)',
   });
 
 export interface Config {
@@ -54,6 +97,8 @@ export interface Config {
   adminEmail: string | undefined;
   adminPassword: string | undefined;
   publicOrigin: string;
+  /** PUBLIC_ORIGIN was set (not the localhost default): the setup checklist's step. */
+  publicOriginSet: boolean;
   secureCookies: boolean;
   logLevel: string;
   repositoryUrl: string;
@@ -66,6 +111,24 @@ export interface Config {
   trustProxy: boolean;
   /** Host names besides PUBLIC_ORIGIN's that the server answers for (and whose origins may change state). */
   trustedHosts: string[];
+  /** Single sign-on through an OpenID Connect provider, when OIDC_ISSUER is set. */
+  sso: SsoConfig | null;
+  /** Whether people may sign in (and register) with a password. */
+  localLogin: boolean;
+}
+
+export interface SsoConfig {
+  issuer: string;
+  clientId: string;
+  /** Absent: a public client, protected by PKCE alone. */
+  clientSecret: string | undefined;
+  scopes: string;
+  /** The button says "Sign in with <displayName>". */
+  displayName: string;
+  /** Values of the `groups` claim that make an admin. */
+  adminGroups: string[];
+  /** Email domains approved as trainees at their first sign-in; anyone else waits for approval. */
+  autoApproveDomains: string[];
 }
 
 export class ConfigError extends Error {}
@@ -89,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminEmail: values.ADMIN_EMAIL?.trim().toLowerCase(),
     adminPassword: values.ADMIN_PASSWORD,
     publicOrigin,
+    publicOriginSet: values.PUBLIC_ORIGIN !== undefined,
     secureCookies: publicOrigin.startsWith('https://'),
     logLevel: values.LOG_LEVEL,
     repositoryUrl: values.REPOSITORY_URL,
@@ -97,5 +161,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runStartsPerMinute: values.RUN_STARTS_PER_MINUTE,
     trustProxy: values.TRUST_PROXY,
     trustedHosts: values.TRUSTED_HOSTS,
+    sso:
+      values.OIDC_ISSUER && values.OIDC_CLIENT_ID
+        ? {
+            issuer: values.OIDC_ISSUER,
+            clientId: values.OIDC_CLIENT_ID,
+            clientSecret: values.OIDC_CLIENT_SECRET,
+            scopes: values.OIDC_SCOPES,
+            displayName: values.OIDC_DISPLAY_NAME,
+            adminGroups: values.OIDC_ADMIN_GROUPS,
+            autoApproveDomains: values.OIDC_AUTO_APPROVE_DOMAINS,
+          }
+        : null,
+    localLogin: values.LOCAL_LOGIN,
   };
 }

@@ -47,7 +47,7 @@ async function main(): Promise<void> {
     if (admin?.generatedPassword) {
       // Printed once, straight to the console rather than the log, so it does not end up in log files.
       console.log(
-        `\n  First start: an admin account was created.\n    email:    ${admin.email}\n    password: ${admin.generatedPassword}\n  Sign in and change this password under Settings.\n`,
+        `\n  First start: an admin account was created.\n    email:    ${admin.email}\n    password: ${admin.generatedPassword}\n  It works once: signing in with it asks for a password of your own.\n`,
       );
     } else if (admin) {
       app.log.info({ email: admin.email }, `admin account ${admin.action} from ADMIN_EMAIL and ADMIN_PASSWORD`);

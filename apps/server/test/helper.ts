@@ -208,6 +208,7 @@ export async function createTestApp(
       disabled: 0,
       failed_attempts: 0,
       locked_until: null,
+      must_change_password: 0,
       photo_file_id: null,
       created_at: now,
       updated_at: now,

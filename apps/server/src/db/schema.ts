@@ -17,6 +17,8 @@ export interface UsersTable {
   photo_file_id: string | null;
   created_at: string;
   updated_at: string;
+  /** 1 while the account's password is the one printed at first start: it may only choose a new one. */
+  must_change_password: ColumnType<number, number | undefined, number>;
 }
 
 export interface SessionsTable {
@@ -70,6 +72,37 @@ export interface RateLimitsTable {
   window_ends_at: string;
 }
 
+/** A personal API token (only its hash is kept). */
+export interface ApiTokensTable {
+  id: string;
+  user_id: string;
+  name: string;
+  token_hash: string;
+  scope: 'read' | 'read-write';
+  created_at: string;
+  expires_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+/** A provider's subject linked to an account (single sign-on). */
+export interface SsoIdentitiesTable {
+  issuer: string;
+  subject: string;
+  user_id: string;
+  created_at: string;
+  last_sign_in_at: string;
+}
+
+/** A started single sign-on, until its callback or ten minutes. */
+export interface SsoSignInsTable {
+  state: string;
+  nonce: string;
+  code_verifier: string;
+  return_to: string;
+  expires_at: string;
+}
+
 export interface NotificationsTable {
   id: Generated<number>;
   recipient_id: string;
@@ -78,6 +111,8 @@ export interface NotificationsTable {
   link: string | null;
   created_at: string;
   read_at: string | null;
+  /** What the notification is about (a registration: the registering user's id); null for the rest. */
+  subject_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface ScenariosTable {
@@ -180,6 +215,9 @@ export interface Database {
   runs: RunsTable;
   run_decisions: RunDecisionsTable;
   step_reviews: StepReviewsTable;
+  sso_identities: SsoIdentitiesTable;
+  sso_sign_ins: SsoSignInsTable;
+  api_tokens: ApiTokensTable;
 }
 
 export type User = Selectable<UsersTable>;

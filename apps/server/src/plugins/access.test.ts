@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, ORIGIN, type TestApp } from '../../test/helper';
-import type { Access } from './access';
+import { PASSWORD_CHANGE_DUE, type Access } from './access';
 import { createSession, SESSION_COOKIE } from './sessions.repository';
 
 /**
@@ -16,6 +16,12 @@ const EXPECTED: Record<string, Access> = {
   'POST /api/auth/login': 'public',
   'POST /api/auth/logout': 'public',
   'GET /api/auth/me': 'public',
+  'GET /api/auth/methods': 'public',
+  'GET /api/auth/oidc/start': 'public',
+  'GET /api/auth/oidc/callback': 'public',
+  'GET /api/tokens': 'admin',
+  'POST /api/tokens': 'admin',
+  'DELETE /api/tokens/:id': 'admin',
   'POST /api/auth/password': 'signedIn',
   'GET /api/profile': 'signedIn',
   'PATCH /api/profile': 'signedIn',
@@ -43,6 +49,8 @@ const EXPECTED: Record<string, Access> = {
   'POST /api/sim/upload-scenario': 'admin',
   'GET /api/settings/difficulty': 'signedIn',
   'PUT /api/settings/difficulty': 'admin',
+  'GET /api/settings/setup-checklist': 'admin',
+  'POST /api/settings/setup-checklist/dismiss': 'admin',
   'POST /api/runs': 'signedIn',
   'GET /api/runs/:id': 'signedIn',
   'POST /api/runs/:id/answer': 'signedIn',
@@ -64,6 +72,8 @@ const EXPECTED: Record<string, Access> = {
 
 // Routes whose call with an empty body would change the caller's own state; checked without side effects.
 const SELF_CHANGING = new Set(['POST /api/auth/logout', 'POST /api/auth/login', 'POST /api/auth/register']);
+// What an account whose printed first-start password must change may still call, besides public routes.
+const ALLOWED_BEFORE_PASSWORD_CHANGE = new Set(['POST /api/auth/password']);
 // An event stream never ends for an allowed caller, so only its refusals are checked here.
 const isStream = (url: string) => url.endsWith('/stream');
 
@@ -148,6 +158,28 @@ describe('authorization matrix', () => {
           );
         }
       }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('lets an account whose printed password must change call only the password change (and public routes)', async () => {
+    const due = await t.createUser({ role: 'admin', must_change_password: 1 });
+    const client = { ip: '127.0.0.1', userAgent: 'matrix' };
+    const failures: string[] = [];
+    for (const route of t.app.apiRoutes) {
+      const key = `${route.method} ${route.url}`;
+      if (SELF_CHANGING.has(key)) continue;
+      const token = (await createSession(t.db, due.id, client)).token;
+      const response = await t.request({
+        method: route.method as 'GET',
+        url: route.url.replace(/:email/g, encodeURIComponent(due.email)).replace(/:[a-zA-Z]+/g, 'no-such-id'),
+        ...(route.method === 'GET' || route.method === 'DELETE' ? {} : { body: {} }),
+        cookie: token,
+      });
+      const refused = response.statusCode === 403;
+      const wantsRefusal = EXPECTED[key] !== 'public' && !ALLOWED_BEFORE_PASSWORD_CHANGE.has(key);
+      if (refused !== wantsRefusal) failures.push(`${key}: ${response.statusCode}`);
+      else if (refused && response.json().error !== PASSWORD_CHANGE_DUE) failures.push(`${key}: ${response.body}`);
     }
     expect(failures).toEqual([]);
   });

@@ -1,8 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database';
 import type { User } from '../db/schema';
-import { forbidden, unauthorized } from '../errors';
+import { AppError, forbidden, unauthorized } from '../errors';
+import { loadApiToken, type LoadedApiToken } from './api-tokens.repository';
 import { loadSession, SESSION_COOKIE } from './sessions.repository';
+import { STATE_CHANGING_METHODS } from './security';
 
 /** Who may call a route. Every /api route must declare one; the app refuses to start otherwise. */
 export type Access = 'public' | 'signedIn' | 'admin';
@@ -10,8 +12,15 @@ export type Access = 'public' | 'signedIn' | 'admin';
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /**
+     * True for the few signed-in routes an account whose password must change may still call (change it, and
+     * what its page needs); every other signed-in or admin route answers 403 for it.
+     */
+    beforePasswordChange?: boolean;
     /** Set for every route under /api when it is registered (an API route loads the session). */
     api?: boolean;
+    /** false: an API token may not call this route (token management itself); a browser session must. */
+    apiTokens?: false;
   }
   interface FastifyInstance {
     /** Every /api route with the access it declared (the authorization matrix test walks it). */
@@ -21,8 +30,13 @@ declare module 'fastify' {
     /** The signed-in user, re-read from the database on this request; null when signed out. */
     user: User | null;
     sessionId: string | null;
+    /** The API token the request came with (`Authorization: Bearer`), when it did. */
+    apiToken: LoadedApiToken['token'] | null;
   }
 }
+
+/** The answer to an account whose printed first-start password is still its password, on any other route. */
+export const PASSWORD_CHANGE_DUE = 'Choose a new password before continuing.';
 
 /** The signed-in user of a route whose access is 'signedIn' or 'admin'. */
 export function currentUser(request: FastifyRequest): User {
@@ -35,9 +49,29 @@ export function currentUser(request: FastifyRequest): User {
  * the percent-decoded path, so a test of `request.url` can be walked round with `/%61pi/users` (docs/architecture.md,
  * "Access control").
  */
-export function registerAccess(app: FastifyInstance, db: Db): void {
+export interface AccessOptions {
+  /** Called after each state-changing request made with an API token that succeeded (the audit trail records it). */
+  onApiTokenChange?: (request: FastifyRequest, statusCode: number) => Promise<void>;
+}
+
+export const API_TOKEN_MESSAGES = {
+  invalid: 'The API token is unknown, revoked or expired.',
+  readOnly: 'This API token is read-only: it may only read (GET).',
+  notHere: 'API tokens cannot manage API tokens: sign in with your account to do that.',
+} as const;
+
+function bearerOf(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) throw new AppError(401, 'The Authorization header must be "Bearer <token>".');
+  return match[1];
+}
+
+export function registerAccess(app: FastifyInstance, db: Db, options: AccessOptions = {}): void {
   app.decorateRequest('user', null);
   app.decorateRequest('sessionId', null);
+  app.decorateRequest('apiToken', null);
   const apiRoutes: FastifyInstance['apiRoutes'] = [];
   app.decorate('apiRoutes', apiRoutes);
 
@@ -65,10 +99,22 @@ export function registerAccess(app: FastifyInstance, db: Db): void {
   app.addHook('onRequest', async (request) => {
     // No matched route: the not-found handler answers, and it gives nothing away.
     if (request.routeOptions.url === undefined) return;
-    const { access, api } = request.routeOptions.config;
+    const { access, api, apiTokens } = request.routeOptions.config;
     if (!api) return;
+    // Public routes ignore an Authorization header: a token only ever opens what needs signing in.
+    const bearer = access === 'public' ? undefined : bearerOf(request);
     const token = request.cookies[SESSION_COOKIE];
-    if (token) {
+    if (bearer !== undefined) {
+      // A token speaks for itself: the cookie is not consulted, and a bad token never falls back to it.
+      if (apiTokens === false) throw forbidden(API_TOKEN_MESSAGES.notHere);
+      const loaded = await loadApiToken(db, bearer);
+      if (!loaded) throw new AppError(401, API_TOKEN_MESSAGES.invalid);
+      if (loaded.token.scope === 'read' && STATE_CHANGING_METHODS.has(request.method)) {
+        throw forbidden(API_TOKEN_MESSAGES.readOnly);
+      }
+      request.user = loaded.user;
+      request.apiToken = loaded.token;
+    } else if (token) {
       const loaded = await loadSession(db, token);
       if (loaded) {
         request.user = loaded.user;
@@ -79,6 +125,20 @@ export function registerAccess(app: FastifyInstance, db: Db): void {
     if (access === undefined) throw forbidden();
     if (access === 'public') return;
     if (!request.user) throw unauthorized();
+    if (request.user.must_change_password === 1 && !request.routeOptions.config.beforePasswordChange) {
+      throw forbidden(PASSWORD_CHANGE_DUE);
+    }
     if (access === 'admin' && request.user.role !== 'admin') throw forbidden();
   });
+
+  const { onApiTokenChange } = options;
+  if (onApiTokenChange) {
+    // Before the answer leaves (not after it): a script that reads the audit trail next finds the entry there.
+    app.addHook('onSend', async (request, reply, payload) => {
+      if (request.apiToken && STATE_CHANGING_METHODS.has(request.method) && reply.statusCode < 400) {
+        await onApiTokenChange(request, reply.statusCode);
+      }
+      return payload;
+    });
+  }
 }

@@ -26,7 +26,7 @@ export const errorResponseSchema = apiErrorSchema.loose().meta({ id: 'Error' });
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: 'The request is invalid: `error` says what is wrong and `issues` lists each field.',
   401: 'Not signed in, or the session has ended.',
-  403: 'Not allowed: the role is not enough, the account may not do this, or the request came from another origin.',
+  403: 'Not allowed: the role is not enough, the account may not do this (or must first choose a new password), or the request came from another origin.',
   404: 'No such record (or not one the caller may see).',
   409: 'The request conflicts with the current state (`error` says how).',
   410: 'The record is gone for good.',
@@ -61,6 +61,11 @@ const fileBody = z.string().meta({ format: 'binary' }) as unknown as z.ZodType<s
  * A file's 200 response: its media type, the body, and Content-Disposition (an attachment with the file name
  * when `filename` is given, `inline` otherwise).
  */
+/** A redirect (302): the browser is sent to `Location`; there is no body. */
+export function redirectResponse(description: string) {
+  return z.null().describe(`${description} The \`Location\` header says where; there is no body.`);
+}
+
 export function fileResponse<T extends z.ZodType = typeof fileBody>(options: {
   mediaType: string;
   filename?: string;
@@ -88,7 +93,8 @@ function standardErrorStatuses(route: RouteOptions): number[] {
   const statuses = new Set<number>([400, 503]);
   if (!route.config?.anyHost) statuses.add(421);
   if (access !== 'public') statuses.add(401);
-  if (access === 'admin' || methods.some((method) => STATE_CHANGING_METHODS.has(method))) statuses.add(403);
+  // Any signed-in route answers 403 to an account that must first choose a new password.
+  if (access !== 'public' || methods.some((method) => STATE_CHANGING_METHODS.has(method))) statuses.add(403);
   if (methods.some((method) => BODY_METHODS.has(method))) {
     statuses.add(413);
     statuses.add(415);
@@ -112,7 +118,12 @@ const transform: SwaggerTransform = (input) => {
   if (schema.hide) return converted;
 
   const access = input.route.config?.access ?? 'public';
-  schema.security = access === 'public' ? [] : [{ session: [] }];
+  schema.security =
+    access === 'public'
+      ? []
+      : input.route.config?.apiTokens === false
+        ? [{ session: [] }]
+        : [{ session: [] }, { apiToken: [] }];
 
   for (const [status, body] of Object.entries(schema.response ?? {})) {
     const declared = original.response?.[status] as { headers?: JsonObject } | undefined;
@@ -179,7 +190,8 @@ const TAGS = [
   { name: 'health', description: 'Whether the server and its database answer (for load balancers and monitors).' },
   {
     name: 'auth',
-    description: 'Registration, sign-in and sign-out (the session cookie), the current user, password changes.',
+    description:
+      'Registration, sign-in and sign-out (the session cookie), single sign-on, the current user, password changes.',
   },
   { name: 'users', description: 'Manage Users and registrations awaiting approval (admins).' },
   { name: 'profile', description: 'Your own profile and picture; anyone’s picture for signed-in users.' },
@@ -191,9 +203,13 @@ const TAGS = [
   { name: 'audit', description: 'The Admin Audit Log of every admin action and its spreadsheet export (admins).' },
   { name: 'notifications', description: 'The bell: your notifications and a live event stream of new ones.' },
   { name: 'scenarios', description: 'The scenario library: list, read, publish and delete scenarios.' },
-  { name: 'settings', description: 'Platform settings: the difficulty the scenario picker recommends.' },
+  {
+    name: 'settings',
+    description: 'Platform settings: the difficulty the scenario picker recommends, the setup checklist.',
+  },
   { name: 'runs', description: 'Playing a scenario: start a run, answer each step, move on, end it.' },
   { name: 'reviews', description: 'The instructor review queue: grade written answers by rubric (admins).' },
+  { name: 'api tokens', description: 'Your personal API tokens for scripts: make, list and revoke them (admins).' },
   {
     name: 'progress',
     description: 'Progress and reporting: dashboards, Training Progress, after-action reports, ATT&CK skills.',
@@ -233,6 +249,13 @@ export async function registerDocs(app: FastifyInstance): Promise<void> {
             in: 'cookie',
             name: SESSION_COOKIE,
             description: 'The session cookie set by `POST /api/auth/login`.',
+          },
+          apiToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'A personal API token of an admin (`Authorization: Bearer tc_...`), made under API tokens; a read-only ' +
+              'token may only GET.',
           },
         },
       },

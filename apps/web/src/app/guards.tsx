@@ -34,6 +34,8 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   }
   // The sign-in page brings them back here (a shared report link, the skill map).
   if (!user) return <Navigate to={loginPathReturningTo(location.pathname + location.search + location.hash)} replace />;
+  // The printed first-start password opens nothing else (the server answers 403 meanwhile).
+  if (user.mustChangePassword) return <Navigate to={paths.choosePassword} replace />;
   return children;
 }
 
@@ -48,6 +50,7 @@ export function RequireRole({ role, children }: { role: Role; children: ReactNod
 export function RoleRedirect() {
   const { user, isLoading } = useSession();
   if (isLoading) return <LoadingScreen />;
+  if (user?.mustChangePassword) return <Navigate to={paths.choosePassword} replace />;
   if (hasRole(user?.role, 'admin')) return <Navigate to={paths.admin} replace />;
   if (hasRole(user?.role, 'student')) return <Navigate to={paths.dashboard} replace />;
   return <Navigate to={paths.login} replace />;

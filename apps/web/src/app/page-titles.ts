@@ -13,6 +13,7 @@ export const ROUTE_TITLES: Record<string, string | null> = {
   [paths.redirect]: null,
   [paths.login]: 'Sign in',
   [paths.register]: 'Create your account',
+  [paths.choosePassword]: 'Choose your password',
   [paths.dashboard]: 'Dashboard',
   [paths.scenarios]: 'Scenarios',
   '/simulation/:scenarioId': 'Simulation',
@@ -33,6 +34,7 @@ export const ROUTE_TITLES: Record<string, string | null> = {
   '/admin/reviews/:reviewId': 'Review',
   [paths.difficulty]: 'Difficulty Adjuster',
   [paths.upload]: 'Upload Scenario',
+  [paths.apiTokens]: 'API Tokens',
   [paths.underConstruction]: 'Under Construction',
   '*': 'Page Not Found',
 };

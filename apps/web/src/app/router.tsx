@@ -15,6 +15,7 @@ export const routes: RouteObject[] = [
   { path: paths.redirect, element: <RoleRedirect /> },
   { path: paths.login, ...page(() => import('../features/auth/pages/login-page')) },
   { path: paths.register, ...page(() => import('../features/auth/pages/register-page')) },
+  { path: paths.choosePassword, ...page(() => import('../features/auth/pages/choose-password-page')) },
   {
     ...page(() => import('./layout/signed-in-layout')),
     HydrateFallback: LoadingScreen,
@@ -45,6 +46,7 @@ export const routes: RouteObject[] = [
           { path: paths.reviews, ...page(() => import('../features/reviews/pages/review-queue-page')) },
           { path: '/admin/reviews/:reviewId', ...page(() => import('../features/reviews/pages/review-page')) },
           { path: paths.difficulty, ...page(() => import('../features/scenarios/pages/difficulty-page')) },
+          { path: paths.apiTokens, ...page(() => import('../features/api-tokens/pages/api-tokens-page')) },
           { path: paths.upload, ...page(() => import('../features/scenarios/pages/upload-page')) },
           { path: paths.underConstruction, ...page(() => import('../features/help/pages/under-construction-page')) },
         ],

@@ -1,5 +1,16 @@
-import { PAGE_SIZE, pageCount } from '@tradecraft/shared';
-import { Alert, Button, Group, Skeleton, Stack, Table, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
+import { PAGE_SIZE, PAGE_SIZE_CHOICES, pageCount } from '@tradecraft/shared';
+import {
+  Alert,
+  Button,
+  Group,
+  NativeSelect,
+  Skeleton,
+  Stack,
+  Table,
+  Text,
+  UnstyledButton,
+  VisuallyHidden,
+} from '@mantine/core';
 import { IconAlertCircle, IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import {
   flexRender,
@@ -39,6 +50,8 @@ export interface ServerPaging {
   /** Rows matching the query on the server. */
   total: number;
   onPageChange(page: number): void;
+  /** Given: the table offers "Rows per page" (PAGE_SIZE_CHOICES). */
+  onPageSizeChange?(size: number): void;
 }
 
 export interface DataTableProps<T> {
@@ -284,9 +297,21 @@ export function DataTable<T>({
       </div>
       {total > 0 && (
         <Group justify="space-between" gap="sm">
-          <Text size="sm" c="dimmed" className="tabular-nums" aria-live="polite">
-            Showing {first.toLocaleString()}–{last.toLocaleString()} of {total.toLocaleString()} {itemName}
-          </Text>
+          <Group gap="md">
+            <Text size="sm" c="dimmed" className="tabular-nums" aria-live="polite">
+              Showing {first.toLocaleString()}–{last.toLocaleString()} of {total.toLocaleString()} {itemName}
+            </Text>
+            {serverMode && paging.onPageSizeChange && (
+              <NativeSelect
+                size="xs"
+                label="Rows per page"
+                classNames={{ root: classes.rowsPerPage }}
+                data={PAGE_SIZE_CHOICES.map(String)}
+                value={String(pageSize)}
+                onChange={(event) => paging.onPageSizeChange?.(Number(event.currentTarget.value))}
+              />
+            )}
+          </Group>
           <Pager page={page} pageCount={pages} onChange={goTo} label={`${label} pages`} />
         </Group>
       )}

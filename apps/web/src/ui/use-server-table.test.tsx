@@ -4,17 +4,21 @@ import { MemoryRouter, useLocation } from 'react-router';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useServerTable } from './use-server-table';
 
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  window.localStorage.clear();
+});
 
 const SORT_COLUMNS = ['name', 'email'] as const;
 
-function renderTable(initialUrl: string) {
+function renderTable(initialUrl: string, tableId = 'people') {
   const wrapper = ({ children }: { children: ReactNode }) => (
     <MemoryRouter initialEntries={[initialUrl]}>{children}</MemoryRouter>
   );
   return renderHook(
     () => {
       const table = useServerTable({
+        tableId,
         filters: { search: '', role: '' },
         textFilters: ['search'],
         sortColumns: SORT_COLUMNS,
@@ -82,5 +86,19 @@ describe('useServerTable', () => {
     expect(result.current.table.filters.search).toBe('  ada ');
     expect(result.current.table.query.search).toBeUndefined();
     await waitFor(() => expect(result.current.table.query.search).toBe('ada'));
+  });
+
+  it('changes the rows per page, keeps the first row shown, and remembers the choice for that table only', () => {
+    const { result, unmount } = renderTable('/users?page=4');
+    act(() => result.current.table.setPageSize(25)); // rows 31-40 were shown: row 31 is on page 2 of 25
+    expect(result.current.table.query).toMatchObject({ page: 2, pageSize: 25 });
+    unmount();
+    expect(renderTable('/users').result.current.table.query.pageSize).toBe(25);
+    expect(renderTable('/users', 'other').result.current.table.query.pageSize).toBe(10);
+  });
+
+  it('ignores a remembered size it does not offer', () => {
+    window.localStorage.setItem('tableRows:people', '1000');
+    expect(renderTable('/users').result.current.table.query.pageSize).toBe(10);
   });
 });

@@ -1,4 +1,4 @@
-import { PAGE_SIZE, type SortDirection } from '@tradecraft/shared';
+import { PAGE_SIZE, PAGE_SIZE_CHOICES, type SortDirection } from '@tradecraft/shared';
 import { useDebouncedValue } from '@mantine/hooks';
 import type { SortingState } from '@tanstack/react-table';
 import { useEffect, useState } from 'react';
@@ -8,6 +8,8 @@ import type { DataTableProps } from './data-table';
 const TYPING_PAUSE_MS = 300;
 
 export interface ServerTableOptions<F extends Record<string, string>, S extends string> {
+  /** Names the table for what this browser remembers of it (its rows per page). */
+  tableId: string;
   /** Every filter with its empty value (''), under its name in the API query and in the address bar. */
   filters: F;
   /** The filters typed into a text box: the query waits until typing pauses and trims them. */
@@ -30,6 +32,26 @@ export interface ServerPageResult<T> {
   isPlaceholderData: boolean;
   error: Error | null;
   refetch(): unknown;
+}
+
+const rowsKey = (tableId: string) => `tableRows:${tableId}`;
+
+/** The rows per page this browser last chose for the table (localStorage), or the default. */
+export function readRowsPerPage(tableId: string): number {
+  try {
+    const stored = Number(window.localStorage.getItem(rowsKey(tableId)));
+    return (PAGE_SIZE_CHOICES as readonly number[]).includes(stored) ? stored : PAGE_SIZE;
+  } catch {
+    return PAGE_SIZE;
+  }
+}
+
+function rememberRowsPerPage(tableId: string, size: number): void {
+  try {
+    window.localStorage.setItem(rowsKey(tableId), String(size));
+  } catch {
+    /* storage blocked: the choice lasts until the page is left */
+  }
 }
 
 function readState<F extends Record<string, string>, S extends string>(
@@ -74,6 +96,7 @@ function writeState<F extends Record<string, string>, S extends string>(
 export function useServerTable<F extends Record<string, string>, S extends string>(options: ServerTableOptions<F, S>) {
   const [searchParams, setSearchParams] = useSearchParams();
   const [state, setState] = useState(() => readState(searchParams, options));
+  const [pageSize, setPageSizeState] = useState(() => readRowsPerPage(options.tableId));
 
   useEffect(() => {
     const next = writeState(searchParams, state, options);
@@ -93,11 +116,18 @@ export function useServerTable<F extends Record<string, string>, S extends strin
     [K in keyof F]?: Exclude<F[K], ''>;
   };
   const dir: SortDirection = state.sort.desc ? 'desc' : 'asc';
-  const query = { ...filterQuery, sort: state.sort.id, dir, page: state.page, pageSize: PAGE_SIZE };
+  const query = { ...filterQuery, sort: state.sort.id, dir, page: state.page, pageSize };
 
   const setFilter = <K extends keyof F>(key: K, value: F[K]) =>
     setState((current) => ({ ...current, filters: { ...current.filters, [key]: value }, page: 1 }));
   const setPage = (page: number) => setState((current) => ({ ...current, page }));
+  /** Keeps the first row on screen: a new size opens the page that holds it. */
+  const setPageSize = (size: number) => {
+    const firstRow = (state.page - 1) * pageSize;
+    setPageSizeState(size);
+    rememberRowsPerPage(options.tableId, size);
+    setState((current) => ({ ...current, page: Math.floor(firstRow / size) + 1 }));
+  };
   const sorting: SortingState = [state.sort];
   const onSortingChange = (next: SortingState) => {
     const first = next[0];
@@ -110,7 +140,7 @@ export function useServerTable<F extends Record<string, string>, S extends strin
     result: ServerPageResult<T>,
   ): Pick<
     DataTableProps<T>,
-    'data' | 'isLoading' | 'isFetching' | 'error' | 'onRetry' | 'sorting' | 'onSortingChange' | 'paging'
+    'data' | 'isLoading' | 'isFetching' | 'error' | 'onRetry' | 'sorting' | 'onSortingChange' | 'paging' | 'pageSize'
   > {
     return {
       data: result.data?.items,
@@ -120,7 +150,13 @@ export function useServerTable<F extends Record<string, string>, S extends strin
       onRetry: () => void result.refetch(),
       sorting,
       onSortingChange,
-      paging: { page: state.page, total: result.data?.total ?? 0, onPageChange: setPage },
+      pageSize,
+      paging: {
+        page: state.page,
+        total: result.data?.total ?? 0,
+        onPageChange: setPage,
+        onPageSizeChange: setPageSize,
+      },
     };
   }
 
@@ -133,6 +169,7 @@ export function useServerTable<F extends Record<string, string>, S extends strin
     /** True when any filter narrows the list (as sent), so the empty message can say so. */
     isFiltered: Object.values(filterQuery).some((value) => value !== undefined),
     query,
+    setPageSize,
     tableProps,
   };
 }

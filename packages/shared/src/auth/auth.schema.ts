@@ -8,6 +8,15 @@ import {
 } from './password';
 import { ROLES } from './roles';
 
+// Loose on purpose (admin@localhost, the default first admin, is a real account), but no spaces, one @, a
+// plain domain: every address an account can sign in with, lower case.
+const ACCOUNT_EMAIL = /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[a-z0-9-]{1,63}(\.[a-z0-9-]{1,63})*$/;
+
+/** Whether text (lower case, trimmed) is an address an account may have, `admin@localhost` included. */
+export function isAccountEmail(email: string): boolean {
+  return email.length <= 254 && ACCOUNT_EMAIL.test(email);
+}
+
 export const emailSchema = z
   .string()
   .trim()
@@ -37,6 +46,9 @@ export const loginInputSchema = z.object({
 });
 export type LoginInput = z.input<typeof loginInputSchema>;
 
+/** A new password equal to the current one would leave the old one (say, a printed one) signing in. */
+export const SAME_PASSWORD_MESSAGE = 'Choose a password other than your current one.';
+
 export const passwordChangeInputSchema = z
   .object({
     currentPassword: z.string().min(1, 'Current password is required.').max(PASSWORD_MAX_LENGTH),
@@ -46,6 +58,10 @@ export const passwordChangeInputSchema = z
   .refine((input) => input.newPassword === input.confirmPassword, {
     path: ['confirmPassword'],
     message: PASSWORDS_DO_NOT_MATCH_MESSAGE,
+  })
+  .refine((input) => input.newPassword !== input.currentPassword, {
+    path: ['newPassword'],
+    message: SAME_PASSWORD_MESSAGE,
   });
 export type PasswordChangeInput = z.input<typeof passwordChangeInputSchema>;
 
@@ -59,5 +75,10 @@ export const sessionUserSchema = z.object({
   role: z.enum(ROLES),
   photoUrl: z.string().nullable(),
   createdAt: z.string(),
+  /**
+   * True while the account's password is the one printed at first start: until it chooses a new one, every
+   * other signed-in route answers 403 and the browser shows only the "choose your password" page.
+   */
+  mustChangePassword: z.boolean().optional(),
 });
 export type SessionUser = z.infer<typeof sessionUserSchema>;

@@ -2,13 +2,16 @@ import { z } from 'zod';
 
 export const PAGE_SIZE = 10;
 export const PAGE_WINDOW = 5;
+/** What a table's "Rows per page" offers; the server refuses more than the largest (100). */
+export const PAGE_SIZE_CHOICES = [PAGE_SIZE, 25, 50, 100] as const;
+export const MAX_PAGE_SIZE = 100;
 
 export const sortDirectionSchema = z.enum(['asc', 'desc']);
 export type SortDirection = z.infer<typeof sortDirectionSchema>;
 
 export const pageQuerySchema = z.object({
   page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(PAGE_SIZE),
+  pageSize: z.coerce.number().int().min(1).max(MAX_PAGE_SIZE).default(PAGE_SIZE),
   dir: sortDirectionSchema.default('asc'),
 });
 

@@ -74,7 +74,7 @@ export async function clearFailedAttempts(db: DbOrTrx, userId: string, attempt: 
 export async function setPasswordHash(db: DbOrTrx, userId: string, passwordHash: string, now: string): Promise<void> {
   await db
     .updateTable('users')
-    .set({ password_hash: passwordHash, failed_attempts: 0, updated_at: now })
+    .set({ password_hash: passwordHash, failed_attempts: 0, must_change_password: 0, updated_at: now })
     .where('id', '=', userId)
     .execute();
 }

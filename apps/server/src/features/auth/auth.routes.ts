@@ -1,6 +1,7 @@
 import {
   AUTH_MESSAGES,
   loginInputSchema,
+  PASSWORD_SIGN_IN_OFF,
   okSchema,
   passwordChangeInputSchema,
   registerInputSchema,
@@ -13,6 +14,7 @@ import type { Db } from '../../db/database';
 import { toSessionUser } from '../users/session-user';
 import { currentUser } from '../../plugins/access';
 import { errorResponses } from '../../plugins/docs';
+import { forbidden } from '../../errors';
 import { changePassword, registerUser, signIn, signOut, type Client, type LockoutPolicy } from './auth.service';
 import { clearSessionCookie, setSessionCookie } from '../../plugins/session-cookie';
 
@@ -20,13 +22,22 @@ export interface AuthRoutesOptions {
   db: Db;
   secureCookies: boolean;
   lockout: LockoutPolicy;
+  /** False when only single sign-on may sign people in (LOCAL_LOGIN=false). */
+  localLogin: boolean;
 }
 
 function clientOf(request: FastifyRequest): Client {
   return { ip: request.ip ?? null, userAgent: request.headers['user-agent'] ?? null };
 }
 
-export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, { db, secureCookies, lockout }) => {
+export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
+  app,
+  { db, secureCookies, lockout, localLogin },
+) => {
+  const assertPasswordSignInOn = () => {
+    if (!localLogin) throw forbidden(PASSWORD_SIGN_IN_OFF);
+  };
+
   app.post(
     '/register',
     {
@@ -44,6 +55,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       },
     },
     async (request, reply) => {
+      assertPasswordSignInOn();
       await registerUser(db, request.body, clientOf(request));
       return reply.status(201).send({ message: AUTH_MESSAGES.registrationSucceeded });
     },
@@ -67,6 +79,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       },
     },
     async (request, reply) => {
+      assertPasswordSignInOn();
       const { user, session } = await signIn(db, request.body, clientOf(request), lockout, request.sessionId);
       setSessionCookie(reply, secureCookies, session.token);
       return { user: toSessionUser(user) };
@@ -110,7 +123,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   app.post(
     '/password',
     {
-      config: { access: 'signedIn' },
+      config: { access: 'signedIn', beforePasswordChange: true },
       schema: {
         tags: ['auth'],
         operationId: 'changePassword',

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { AUTH_MESSAGES, FAILED_LOGIN_THRESHOLD, type registerInputSchema } from '@tradecraft/shared';
+import { AUTH_MESSAGES, FAILED_LOGIN_THRESHOLD, isAccountEmail, type registerInputSchema } from '@tradecraft/shared';
 import type { z } from 'zod';
 import { isoFromNow, nowIso } from '../../clock';
 import type { Db } from '../../db/database';
@@ -8,7 +8,7 @@ import type { User } from '../../db/schema';
 import { AppError, badRequest, unauthorized } from '../../errors';
 import { recordLoginEvent } from '../activity/activity.service';
 import { endStreamsOfEndedSessions, notifyRecipients } from '../notifications/notifications.hub';
-import { insertNotifications } from '../notifications/notifications.service';
+import { insertNotifications, REGISTRATION_KIND } from '../notifications/notifications.service';
 import { findUserByEmail, insertUser, listAdminIds } from '../users/users.service';
 import { claimSignInAttempt, clearFailedAttempts, lockAccount, setPasswordHash } from './auth.repository';
 import { hashPassword, verifyAgainstNothing, verifyPassword } from './passwords';
@@ -41,10 +41,11 @@ export async function registerUser(db: Db, input: RegisterInput, client: Client)
   const passwordHash = await hashPassword(input.password);
   const now = nowIso();
   let adminIds: string[] = [];
+  const id = randomUUID();
   try {
     await db.transaction().execute(async (trx) => {
       await insertUser(trx, {
-        id: randomUUID(),
+        id,
         email: input.email,
         password_hash: passwordHash,
         first_name: input.firstName,
@@ -59,9 +60,10 @@ export async function registerUser(db: Db, input: RegisterInput, client: Client)
       });
       adminIds = await listAdminIds(trx);
       await insertNotifications(trx, adminIds, {
-        kind: 'registration',
+        kind: REGISTRATION_KIND,
         message: `${input.firstName} ${input.lastName} (${input.email}) registered and awaits approval.`,
         link: '/admin/pending-users',
+        subjectId: id,
       });
     });
   } catch (error) {
@@ -95,12 +97,10 @@ export interface LockoutPolicy {
 
 /** What the sign-in log keeps as the email of an attempt on an unknown account. */
 export const NOT_AN_EMAIL = '(not an email)';
-// Loose on purpose (admin@localhost is a real account), but no spaces, one @, a plain domain.
-const WELL_FORMED_EMAIL = /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]{1,64}@[a-z0-9-]{1,63}(\.[a-z0-9-]{1,63})*$/;
 
 /** Free text typed into the email field (a password, say) must not end up in the sign-in log. */
 export function loggableEmail(email: string): string {
-  return email.length <= 254 && WELL_FORMED_EMAIL.test(email) ? email : NOT_AN_EMAIL;
+  return isAccountEmail(email) ? email : NOT_AN_EMAIL;
 }
 
 /**

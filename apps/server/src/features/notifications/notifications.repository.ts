@@ -6,6 +6,8 @@ export interface NotificationInput {
   kind: string;
   message: string;
   link?: string | null;
+  /** What it is about (a registration: the registering user's id), so handling it clears every copy. */
+  subjectId?: string | null;
 }
 
 /** One notification row per recipient, so each reads and clears their own. */
@@ -24,6 +26,7 @@ export async function insertNotifications(
         kind: input.kind,
         message: input.message,
         link: input.link ?? null,
+        subject_id: input.subjectId ?? null,
         created_at: createdAt,
       })),
     )
@@ -66,6 +69,17 @@ export async function markAllRead(db: DbOrTrx, recipientId: string): Promise<voi
     .updateTable('notifications')
     .set({ read_at: nowIso() })
     .where('recipient_id', '=', recipientId)
+    .where('read_at', 'is', null)
+    .execute();
+}
+
+/** Marks every recipient's copy of the notifications about one subject read (it has been dealt with). */
+export async function markSubjectRead(db: DbOrTrx, kind: string, subjectId: string): Promise<void> {
+  await db
+    .updateTable('notifications')
+    .set({ read_at: nowIso() })
+    .where('kind', '=', kind)
+    .where('subject_id', '=', subjectId)
     .where('read_at', 'is', null)
     .execute();
 }

@@ -1,6 +1,9 @@
 import { NOTIFICATION_LIST_LIMIT, type NotificationList } from '@tradecraft/shared';
-import type { Db } from '../../db/database';
-import { countUnread, listNotifications, markAllRead } from './notifications.repository';
+import type { Db, DbOrTrx } from '../../db/database';
+import { countUnread, listNotifications, markAllRead, markSubjectRead } from './notifications.repository';
+
+/** The kind of the notification every admin gets when someone registers; its subject is the new user's id. */
+export const REGISTRATION_KIND = 'registration';
 
 // Other features notify users through here: insert inside their transaction, then notifyRecipients after it commits.
 export { insertNotifications, type NotificationInput } from './notifications.repository';
@@ -26,4 +29,13 @@ export async function notificationsOf(db: Db, userId: string): Promise<Notificat
 
 export async function markNotificationsRead(db: Db, userId: string): Promise<void> {
   await markAllRead(db, userId);
+}
+
+/**
+ * A registration was approved or rejected (by any admin): every admin's notification about it is read now.
+ * Call inside the transaction that handled it; then notifyRecipients(all admins) after the commit, so open
+ * bells and approval queues refresh.
+ */
+export async function markRegistrationHandled(db: DbOrTrx, userId: string): Promise<void> {
+  await markSubjectRead(db, REGISTRATION_KIND, userId);
 }

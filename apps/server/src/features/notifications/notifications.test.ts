@@ -25,6 +25,13 @@ const register = (t: TestApp, email: string) =>
     body: { firstName: 'Nia', lastName: 'New', designation: 'Analyst', email, password: PASSWORD },
   });
 
+const userOf = (t: TestApp, email: string) =>
+  t.db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirstOrThrow();
+
+/** Approves a registration as that admin. */
+const approve = (t: TestApp, id: string, cookie: string) =>
+  t.request({ method: 'POST', url: `/api/users/${id}/approve`, body: { role: 'student' }, cookie });
+
 describe('GET /api/notifications and POST /api/notifications/read', () => {
   it("shows each admin the registration, newest first with the unread count, and marks only the caller's read", async () => {
     const t = await testApp();
@@ -58,6 +65,53 @@ describe('GET /api/notifications and POST /api/notifications/read', () => {
     expect(
       (await t.request({ method: 'GET', url: '/api/notifications', cookie: otherAdmin.cookie })).json().unread,
     ).toBe(2);
+  });
+
+  it("marks every admin's notification of a registration read once any admin approves it", async () => {
+    const t = await testApp();
+    const admin = await t.userWithSession('admin');
+    const otherAdmin = await t.userWithSession('admin');
+    await register(t, 'approved@example.com');
+    await register(t, 'waiting@example.com');
+    const pending = await userOf(t, 'approved@example.com');
+
+    const approved = await approve(t, pending.id, admin.cookie);
+    expect(approved.statusCode).toBe(200);
+    for (const cookie of [admin.cookie, otherAdmin.cookie]) {
+      const list = (await t.request({ method: 'GET', url: '/api/notifications', cookie })).json();
+      expect(list.unread).toBe(1);
+      const byEmail = (email: string) => list.items.find((item: { message: string }) => item.message.includes(email));
+      expect(byEmail('approved@example.com').read).toBe(true);
+      expect(byEmail('waiting@example.com').read).toBe(false);
+    }
+  });
+
+  it("marks every admin's notification of a registration read once any admin rejects it", async () => {
+    const t = await testApp();
+    const admin = await t.userWithSession('admin');
+    const otherAdmin = await t.userWithSession('admin');
+    await register(t, 'rejected@example.com');
+    const pending = await userOf(t, 'rejected@example.com');
+
+    const rejected = await t.request({ method: 'DELETE', url: `/api/users/${pending.id}`, cookie: otherAdmin.cookie });
+    expect(rejected.statusCode).toBe(200);
+    for (const cookie of [admin.cookie, otherAdmin.cookie]) {
+      const list = (await t.request({ method: 'GET', url: '/api/notifications', cookie })).json();
+      expect(list).toMatchObject({ unread: 0, items: [{ read: true }] });
+    }
+  });
+
+  it('leaves other kinds of notification unread when a registration is handled', async () => {
+    const t = await testApp();
+    const admin = await t.userWithSession('admin');
+    await register(t, 'handled@example.com');
+    // Someone tries to register again with the admin's own address: the admin is told through the bell.
+    await register(t, admin.user.email);
+    const pending = await userOf(t, 'handled@example.com');
+    await t.request({ method: 'DELETE', url: `/api/users/${pending.id}`, cookie: admin.cookie });
+    const list = (await t.request({ method: 'GET', url: '/api/notifications', cookie: admin.cookie })).json();
+    expect(list.unread).toBe(1);
+    expect(list.items.find((item: { read: boolean }) => !item.read).kind).toBe('registration-attempt');
   });
 
   it('needs a signed-in user', async () => {
@@ -145,6 +199,22 @@ describe('GET /api/notifications/stream', () => {
     ).resolves.toBe('closed');
     await adminEvents.cancel();
     await studentEvents.cancel();
+  });
+
+  it("sends every admin's stream an event when another admin handles a registration", async () => {
+    const t = await testApp(usingPostgres() ? { DATABASE_URL: process.env.TEST_DATABASE_URL! } : {});
+    const admin = await t.userWithSession('admin');
+    const watching = await t.userWithSession('admin');
+    await register(t, 'queue@example.com');
+    const pending = await userOf(t, 'queue@example.com');
+    const base = await listen(t.app);
+    const events = eventReader(await openStream(base, watching.cookie));
+    await events.next('ready');
+
+    const approved = await approve(t, pending.id, admin.cookie);
+    expect(approved.statusCode).toBe(200);
+    await events.next('notification');
+    await events.cancel();
   });
 
   // Only PostgreSQL has several server processes; on SQLite the in-process emitter above is the whole path.

@@ -15,3 +15,34 @@ export async function putSetting(db: DbOrTrx, key: string, value: string): Promi
     .onConflict((conflict) => conflict.column('key').doUpdateSet({ value, updated_at: updatedAt }))
     .execute();
 }
+
+/** What the setup checklist asks about the platform: each a yes/no read from the tables. */
+export async function setupFacts(
+  db: DbOrTrx,
+  adminEmail: string,
+  difficultyKey: string,
+): Promise<{
+  passwordChanged: boolean;
+  traineeApproved: boolean;
+  difficultyChosen: boolean;
+  scenarioUploaded: boolean;
+}> {
+  const [passwordChange, trainee, difficulty, uploaded] = await Promise.all([
+    db
+      .selectFrom('login_events')
+      .select('id')
+      .where('email', '=', adminEmail)
+      .where('event', '=', 'password_change')
+      .limit(1)
+      .executeTakeFirst(),
+    db.selectFrom('users').select('id').where('role', '=', 'student').limit(1).executeTakeFirst(),
+    getSetting(db, difficultyKey),
+    db.selectFrom('scenarios').select('id').where('origin', '=', 'upload').limit(1).executeTakeFirst(),
+  ]);
+  return {
+    passwordChanged: passwordChange !== undefined,
+    traineeApproved: trainee !== undefined,
+    difficultyChosen: difficulty !== undefined,
+    scenarioUploaded: uploaded !== undefined,
+  };
+}

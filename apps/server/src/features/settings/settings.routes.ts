@@ -1,10 +1,51 @@
-import { difficultySchema } from '@tradecraft/shared';
+import { difficultySchema, dismissSetupItemInputSchema, setupChecklistSchema } from '@tradecraft/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/database';
 import { currentUser } from '../../plugins/access';
-import { getPlatformDifficulty, setPlatformDifficulty } from './settings.service';
+import { dismissSetupItem, getPlatformDifficulty, setPlatformDifficulty, setupChecklist } from './settings.service';
 
-export const settingsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
+export const settingsRoutes: FastifyPluginAsyncZod<{
+  db: Db;
+  publicOriginSet: boolean;
+  repositoryUrl: string;
+}> = async (app, { db, publicOriginSet, repositoryUrl }) => {
+  app.get(
+    '/setup-checklist',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['settings'],
+        operationId: 'getSetupChecklist',
+        summary: 'The setup checklist',
+        description:
+          "The admin dashboard's first steps, each done or dismissed: your password changed, PUBLIC_ORIGIN set, a " +
+          'trainee approved, the platform difficulty chosen, a scenario of your own uploaded.',
+        response: { 200: setupChecklistSchema },
+      },
+    },
+    async (request) => setupChecklist(db, currentUser(request), { publicOriginSet, repositoryUrl }),
+  );
+
+  app.post(
+    '/setup-checklist/dismiss',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['settings'],
+        operationId: 'dismissSetupItem',
+        summary: 'Dismiss a setup step',
+        description: 'Hides one step of the setup checklist for every admin (audited); answers the whole checklist.',
+        body: dismissSetupItemInputSchema,
+        response: { 200: setupChecklistSchema },
+      },
+    },
+    async (request) => {
+      const admin = currentUser(request);
+      await dismissSetupItem(db, admin, request.body.item);
+      return setupChecklist(db, admin, { publicOriginSet, repositoryUrl });
+    },
+  );
+
   app.get(
     '/difficulty',
     {

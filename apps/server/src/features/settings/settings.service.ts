@@ -1,9 +1,16 @@
-import { DEFAULT_DIFFICULTY, MAX_DIFFICULTY, MIN_DIFFICULTY } from '@tradecraft/shared';
+import {
+  DEFAULT_DIFFICULTY,
+  MAX_DIFFICULTY,
+  MIN_DIFFICULTY,
+  SETUP_ITEMS,
+  type SetupChecklist,
+  type SetupItem,
+} from '@tradecraft/shared';
 import type { Db, DbOrTrx } from '../../db/database';
 import type { User } from '../../db/schema';
 import { recordAudit } from '../audit/audit.service';
-import { DIFFICULTY_SETTING_KEY } from './setting-keys';
-import { getSetting, putSetting } from './settings.repository';
+import { DIFFICULTY_SETTING_KEY, SETUP_DISMISSED_SETTING_KEY } from './setting-keys';
+import { getSetting, putSetting, setupFacts } from './settings.repository';
 
 const DIFFICULTY_SCREEN = 'Difficulty Adjuster';
 
@@ -32,4 +39,52 @@ export async function setPlatformDifficulty(db: Db, admin: User, difficulty: num
     });
   });
   return difficulty;
+}
+
+function dismissedFrom(value: string | undefined): Set<SetupItem> {
+  try {
+    const parsed: unknown = JSON.parse(value ?? '[]');
+    return new Set(SETUP_ITEMS.filter((item) => Array.isArray(parsed) && parsed.includes(item)));
+  } catch {
+    return new Set();
+  }
+}
+
+/**
+ * The first admin's setup steps, each done (read from what the platform holds) or dismissed (by any admin).
+ * "Password changed" is the signed-in admin's own: they have changed their password at least once.
+ */
+export async function setupChecklist(
+  db: Db,
+  admin: User,
+  options: { publicOriginSet: boolean; repositoryUrl: string },
+): Promise<SetupChecklist> {
+  const [facts, dismissedValue] = await Promise.all([
+    setupFacts(db, admin.email, DIFFICULTY_SETTING_KEY),
+    getSetting(db, SETUP_DISMISSED_SETTING_KEY),
+  ]);
+  const done: Record<SetupItem, boolean> = { ...facts, publicOriginSet: options.publicOriginSet };
+  const dismissed = dismissedFrom(dismissedValue);
+  return {
+    configurationGuideUrl: `${options.repositoryUrl}/blob/main/docs/operations.md#configuration`,
+    items: SETUP_ITEMS.map((id) => ({ id, done: done[id], dismissed: dismissed.has(id) })),
+  };
+}
+
+const SETUP_SCREEN = 'Admin Dashboard';
+
+/** Hides one step of the setup checklist for every admin (audited); dismissing it again changes nothing. */
+export async function dismissSetupItem(db: Db, admin: User, item: SetupItem): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const dismissed = dismissedFrom(await getSetting(trx, SETUP_DISMISSED_SETTING_KEY));
+    if (dismissed.has(item)) return;
+    dismissed.add(item);
+    await putSetting(trx, SETUP_DISMISSED_SETTING_KEY, JSON.stringify(SETUP_ITEMS.filter((id) => dismissed.has(id))));
+    await recordAudit(trx, {
+      actor: admin.email,
+      action: 'dismiss setup step',
+      details: `Dismissed the setup checklist step "${item}"`,
+      screen: SETUP_SCREEN,
+    });
+  });
 }

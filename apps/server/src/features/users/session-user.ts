@@ -18,5 +18,6 @@ export function toSessionUser(user: User): SessionUser {
     role: user.role,
     photoUrl: photoUrl(user),
     createdAt: user.created_at,
+    ...(user.must_change_password === 1 ? { mustChangePassword: true } : {}),
   };
 }

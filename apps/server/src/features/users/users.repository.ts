@@ -267,17 +267,22 @@ export async function upsertAdmin(db: DbOrTrx, user: NewUser): Promise<void> {
         failed_attempts: 0,
         locked_until: null,
         password_hash: user.password_hash,
+        // ADMIN_PASSWORD is the operator's own choice: never one to force a change of.
+        must_change_password: user.must_change_password ?? 0,
         updated_at: user.updated_at,
       }),
     )
     .execute();
 }
 
-/** Lifts a lock and re-enables the account; with a hash, sets that password too. */
+/**
+ * Lifts a lock and re-enables the account; with a hash, sets that password too (`oneUse`: a printed password
+ * the owner must replace before doing anything else).
+ */
 export async function restoreAccess(
   db: DbOrTrx,
   id: string,
-  fields: { passwordHash?: string; now: string },
+  fields: { passwordHash?: string; oneUse?: boolean; now: string },
 ): Promise<void> {
   await db
     .updateTable('users')
@@ -285,7 +290,9 @@ export async function restoreAccess(
       disabled: 0,
       failed_attempts: 0,
       locked_until: null,
-      ...(fields.passwordHash ? { password_hash: fields.passwordHash } : {}),
+      ...(fields.passwordHash
+        ? { password_hash: fields.passwordHash, must_change_password: fields.oneUse ? 1 : 0 }
+        : {}),
       updated_at: fields.now,
     })
     .where('id', '=', id)

@@ -6,10 +6,12 @@ import type { User } from '../../db/schema';
 import { conflict, forbidden, notFound } from '../../errors';
 import { recordAudit } from '../audit/audit.service';
 import { deleteUserSessions } from '../../plugins/sessions.repository';
-import { endStreamsOfEndedSessions } from '../notifications/notifications.hub';
+import { endStreamsOfEndedSessions, notifyRecipients } from '../notifications/notifications.hub';
+import { markRegistrationHandled } from '../notifications/notifications.service';
 import {
   activeLockEnd,
   approvePendingUser,
+  listAdminIds,
   deletePendingUser,
   findUserById,
   findUserForUpdate,
@@ -18,7 +20,7 @@ import {
 } from './users.repository';
 
 // What other features may read about users: they come here, never to users.repository.
-export { findUserByEmail, findUserById, insertUser, listAdminIds } from './users.repository';
+export { findUserByEmail, findUserById, insertUser, listAdminIds, updateUserFields } from './users.repository';
 
 const PENDING_SCREEN = 'Pending Approvals';
 
@@ -32,9 +34,10 @@ async function pendingUser(db: Db, id: string): Promise<User> {
 /** Gives a pending account its role; the update only applies while the account is still pending. */
 export async function approveUser(db: Db, actor: User, id: string, input: ApproveUserInput): Promise<User> {
   const user = await pendingUser(db, id);
-  return db.transaction().execute(async (trx) => {
+  const approved = await db.transaction().execute(async (trx) => {
     const updated = await approvePendingUser(trx, id, input.role, nowIso());
     if (!updated) throw conflict('This user is no longer pending approval.');
+    await markRegistrationHandled(trx, id);
     await recordAudit(trx, {
       actor: actor.email,
       action: 'approve user',
@@ -43,6 +46,16 @@ export async function approveUser(db: Db, actor: User, id: string, input: Approv
     });
     return updated;
   });
+  await tellAdminsRegistrationHandled(db);
+  return approved;
+}
+
+/**
+ * After the commit: every admin's open bell and approval queue refresh (the registration's notifications are
+ * read and it left the queue, whoever handled it).
+ */
+async function tellAdminsRegistrationHandled(db: Db): Promise<void> {
+  await notifyRecipients(db, await listAdminIds(db));
 }
 
 /** Rejecting a pending registration deletes the record: the person may register again. */
@@ -50,6 +63,7 @@ export async function rejectUser(db: Db, actor: User, id: string): Promise<void>
   const user = await pendingUser(db, id);
   await db.transaction().execute(async (trx) => {
     if (!(await deletePendingUser(trx, id))) throw conflict('This user is no longer pending approval.');
+    await markRegistrationHandled(trx, id);
     await recordAudit(trx, {
       actor: actor.email,
       action: 'reject user',
@@ -57,6 +71,7 @@ export async function rejectUser(db: Db, actor: User, id: string): Promise<void>
       screen: PENDING_SCREEN,
     });
   });
+  await tellAdminsRegistrationHandled(db);
 }
 
 const MANAGE_SCREEN = 'Manage Users';

@@ -16,6 +16,7 @@ import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import {
   IconActivity,
   IconAdjustments,
+  IconKey,
   IconChartBar,
   IconClipboardList,
   IconFileUpload,
@@ -63,6 +64,7 @@ const ADMIN_NAV: NavItem[] = [
   { to: paths.reviews, label: 'Review Queue', icon: IconWriting },
   { to: paths.scenarioConfig, label: 'Scenario Configurator', icon: IconListCheck },
   { to: paths.difficulty, label: 'Difficulty Adjuster', icon: IconAdjustments },
+  { to: paths.apiTokens, label: 'API Tokens', icon: IconKey },
 ];
 
 const TOP_LINKS: NavItem[] = [

@@ -54,6 +54,7 @@ const EVENT_OPTIONS = [
 
 export default function UserMonitoringPage() {
   const table = useServerTable({
+    tableId: 'sign-ins',
     filters: { search: '', event: '' as LoginEventKind | '', from: '', to: '' },
     textFilters: ['search'],
     sortColumns: LOGIN_ACTIVITY_SORT_COLUMNS,

@@ -12,6 +12,7 @@ import { Link } from 'react-router';
 import { paths } from '../../../lib/paths';
 import { StatCard } from '../../../ui/stat-card';
 import { useDashboardStats } from '../api/get-dashboard-stats';
+import { SetupChecklist } from '../components/setup-checklist';
 
 export default function AdminDashboardPage() {
   const stats = useDashboardStats();
@@ -26,6 +27,8 @@ export default function AdminDashboardPage() {
           sign-ins.
         </Text>
       </div>
+
+      <SetupChecklist />
 
       {data && data.pending > 0 && (
         <Alert color="yellow" variant="light" icon={<IconAlertTriangle aria-hidden />} title="Approvals waiting">

@@ -44,6 +44,7 @@ const TEXT_FILTERS: { key: TextFilter; label: string; placeholder: string }[] = 
 
 export default function AuditLogPage() {
   const table = useServerTable({
+    tableId: 'audit',
     filters: { actor: '', action: '', details: '', screen: '', start_date: '', end_date: '' },
     textFilters: ['actor', 'action', 'details', 'screen'],
     sortColumns: AUDIT_SORT_COLUMNS,

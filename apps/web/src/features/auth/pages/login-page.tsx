@@ -8,6 +8,7 @@ import { RETURN_PARAM, safeReturnPath } from '../../../lib/return-to';
 import { useSession } from '../../../lib/session';
 import { useLogin } from '../api/login';
 import { AuthFrame } from '../components/auth-frame';
+import { SingleSignOn, usePasswordSignIn } from '../components/single-sign-on';
 
 interface LoginLocationState {
   registered?: boolean;
@@ -23,7 +24,9 @@ export default function LoginPage() {
   const [searchParams] = useSearchParams();
   const registered = (location.state as LoginLocationState | null)?.registered === true;
   // Where the visitor was going before signing in; only a path of this site, else their home page.
-  const destination = safeReturnPath(searchParams.get(RETURN_PARAM)) ?? paths.redirect;
+  const returnPath = safeReturnPath(searchParams.get(RETURN_PARAM));
+  const destination = returnPath ?? paths.redirect;
+  const passwordSignIn = usePasswordSignIn();
 
   if (user && !login.isPending && !login.isSuccess) return <Navigate to={destination} replace />;
 
@@ -32,10 +35,21 @@ export default function LoginPage() {
     login.mutate({ email, password }, { onSuccess: () => void navigate(destination, { replace: true }) });
   };
 
+  if (!passwordSignIn) {
+    return (
+      <AuthFrame title="Sign in">
+        <Stack>
+          <SingleSignOn returnTo={returnPath ?? undefined} />
+        </Stack>
+      </AuthFrame>
+    );
+  }
+
   return (
     <AuthFrame title="Sign in">
       <form onSubmit={submit} noValidate>
         <Stack>
+          <SingleSignOn returnTo={returnPath ?? undefined} />
           {registered && !login.error && (
             <Alert color="green" icon={<IconCircleCheck />} role="status">
               {AUTH_MESSAGES.registrationSucceeded}

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
+import { announceNotification } from '../../../lib/live-notifications';
 import { notificationListQueryKey } from './get-notifications';
 
 /**
@@ -14,7 +15,10 @@ export function useNotificationStream(enabled: boolean): boolean {
   useEffect(() => {
     if (!enabled || typeof EventSource === 'undefined') return;
     const source = new EventSource('/api/notifications/stream');
-    const refetch = () => void queryClient.invalidateQueries({ queryKey: notificationListQueryKey });
+    const refetch = () => {
+      void queryClient.invalidateQueries({ queryKey: notificationListQueryKey });
+      announceNotification(); // open screens about what was notified (the approval queue) refresh too
+    };
     source.addEventListener('ready', () => {
       setConnected(true);
       refetch();

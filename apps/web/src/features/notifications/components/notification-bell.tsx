@@ -4,6 +4,7 @@ import {
   Anchor,
   Button,
   Divider,
+  Group,
   Indicator,
   Popover,
   ScrollArea,
@@ -12,7 +13,7 @@ import {
   Title,
   VisuallyHidden,
 } from '@mantine/core';
-import { IconBell } from '@tabler/icons-react';
+import { IconBell, IconChecks } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../../lib/paths';
@@ -25,7 +26,7 @@ import { useNotificationStream } from '../api/use-notification-stream';
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
 /**
- * The top bar's bell: the unread count, and a list that marks everything read when opened. Admins hear
+ * The top bar's bell: the unread count, and the list with what is unread marked and "Mark all read". Admins hear
  * about registrations live (Server-Sent Events, with the list endpoint as fallback); trainees also see
  * "new scenarios published" when the scenario count passes the one they last saw (local `scenarioCount`).
  */
@@ -50,15 +51,12 @@ export function NotificationBell() {
   }, [currentScenarios, seenScenarios]);
 
   const [opened, setOpened] = useState(false);
-  // What was new when the list was opened stays highlighted while it is open, though it is now read.
-  const [freshIds, setFreshIds] = useState<ReadonlySet<number>>(new Set());
   const [scenarioNews, setScenarioNews] = useState(0);
 
   const unread = (list.data?.unread ?? 0) + (newScenarios > 0 ? 1 : 0);
 
   const open = () => {
     setOpened(true);
-    setFreshIds(new Set());
     setScenarioNews(newScenarios);
     if (newScenarios > 0 && currentScenarios !== undefined) {
       writeSeenScenarioCount(currentScenarios);
@@ -66,14 +64,9 @@ export function NotificationBell() {
     }
   };
 
-  // While the list is open everything in it is read, including what arrives meanwhile.
+  // What is unread stays marked until "Mark all read", or until it is dealt with (a handled registration).
   const { mutate: markAllRead, isPending: marking } = markRead;
-  useEffect(() => {
-    if (!opened || !list.data || list.data.unread === 0 || marking) return;
-    const unreadIds = list.data.items.filter((item) => !item.read).map((item) => item.id);
-    setFreshIds((current) => new Set([...current, ...unreadIds]));
-    markAllRead();
-  }, [opened, list.data, marking, markAllRead]);
+  const serverUnread = list.data?.unread ?? 0;
 
   const items = list.data?.items ?? [];
   const nothing = items.length === 0 && scenarioNews === 0;
@@ -112,9 +105,21 @@ export function NotificationBell() {
           </ActionIcon>
         </Popover.Target>
         <Popover.Dropdown p={0} aria-label="Notifications">
-          <Title order={2} size="h5" px="md" pt="sm" pb="xs" tabIndex={-1} data-autofocus style={{ outline: 'none' }}>
-            Notifications
-          </Title>
+          <Group justify="space-between" px="md" pt="sm" pb="xs" gap="xs">
+            <Title order={2} size="h5" tabIndex={-1} data-autofocus style={{ outline: 'none' }}>
+              Notifications
+            </Title>
+            <Button
+              size="compact-xs"
+              variant="subtle"
+              leftSection={<IconChecks size={14} aria-hidden />}
+              disabled={serverUnread === 0}
+              loading={marking}
+              onClick={() => markAllRead()}
+            >
+              Mark all read
+            </Button>
+          </Group>
           <Divider />
           <ScrollArea.Autosize mah={360}>
             <Stack gap={0} py={4}>
@@ -150,7 +155,7 @@ export function NotificationBell() {
                   {items.map((item) => (
                     <NotificationItem
                       key={item.id}
-                      fresh={freshIds.has(item.id)}
+                      fresh={!item.read}
                       message={item.message}
                       link={item.link}
                       at={item.createdAt}

@@ -121,6 +121,7 @@ const columns = [
 
 export default function TrainingProgressPage() {
   const table = useServerTable({
+    tableId: 'progress',
     filters: { search: '' },
     textFilters: ['search'],
     sortColumns: TRAINING_PROGRESS_SORT_COLUMNS,

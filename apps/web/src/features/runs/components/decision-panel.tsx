@@ -20,12 +20,12 @@ import { useEffect, useRef, useState } from 'react';
 import { useAnswerStep } from '../api/answer-step';
 import { useMoveOn } from '../api/move-on';
 import { useOpenHint } from '../api/open-hint';
-import type { AnswerFields } from './controls/control-props';
-import { isTypingTarget } from './controls/choice-control';
-import { StepControl } from './controls/step-control';
+import type { AnswerFields } from '../../../ui/player/controls/control-props';
+import { isTypingTarget } from '../../../ui/player/controls/choice-control';
+import { StepControl } from '../../../ui/player/controls/step-control';
 import { formatShare } from '../../../ui/credit';
-import { HintButton } from './hint-button';
-import classes from './runs.module.css';
+import { HintButton } from '../../../ui/player/hint-button';
+import classes from '../../../ui/player/player.module.css';
 
 interface DecisionPanelProps {
   runId: string;

@@ -3,7 +3,7 @@ import { Badge, Group, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
 import { IconHourglass } from '@tabler/icons-react';
 import { keyInWords } from './answer-words';
 import { decisionCreditText, decisionVerdict, VerdictIcon } from '../../../ui/credit';
-import classes from './runs.module.css';
+import classes from '../../../ui/player/player.module.css';
 
 export function formatSeconds(milliseconds: number): string {
   return `${(milliseconds / 1000).toFixed(1)} s`;

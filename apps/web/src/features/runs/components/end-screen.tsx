@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import { paths } from '../../../lib/paths';
 import { AnalystSkillsTable } from '../../../ui/analyst-skills-table';
 import { DecisionTimeline } from './decision-timeline';
-import classes from './runs.module.css';
+import classes from '../../../ui/player/player.module.css';
 
 function Stat({ label, value, note }: { label: string; value: string; note?: string }) {
   return (

@@ -14,9 +14,9 @@ import { DecisionPanel } from '../components/decision-panel';
 import { DecisionTimeline } from '../components/decision-timeline';
 import { EndRunButton } from '../components/end-run-button';
 import { EndScreen } from '../components/end-screen';
-import classes from '../components/runs.module.css';
+import classes from '../../../ui/player/player.module.css';
 import { ScoreBar } from '../components/score-bar';
-import { StepPanel } from '../components/step-panel';
+import { StepPanel } from '../../../ui/player/step-panel';
 
 import { rememberStartedRun } from '../started-runs';
 

@@ -3,7 +3,7 @@ import { Alert, Button, Group, Modal, PasswordInput, Stack, Text } from '@mantin
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
 import { useEffect, type FormEvent } from 'react';
 import { useFormFields } from '../../../ui/use-form-fields';
-import { PasswordStrengthBar } from '../../../ui/password-strength-bar';
+import { NewPasswordFields } from '../../../ui/new-password-fields';
 import { useChangePassword } from '../api/change-password';
 
 /** The dialog closes 1.5 seconds after a successful change. */
@@ -56,25 +56,7 @@ function ResetPasswordForm({ onClose }: { onClose: () => void }) {
           error={fieldErrors.currentPassword}
           data-autofocus
         />
-        <div>
-          <PasswordInput
-            label="New Password"
-            required
-            autoComplete="new-password"
-            value={values.newPassword}
-            onChange={set('newPassword')}
-            error={fieldErrors.newPassword}
-          />
-          <PasswordStrengthBar password={values.newPassword} />
-        </div>
-        <PasswordInput
-          label="Confirm New Password"
-          required
-          autoComplete="new-password"
-          value={values.confirmPassword}
-          onChange={set('confirmPassword')}
-          error={fieldErrors.confirmPassword}
-        />
+        <NewPasswordFields values={values} errors={fieldErrors} set={set} />
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel

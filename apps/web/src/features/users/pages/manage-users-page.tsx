@@ -30,6 +30,7 @@ export default function ManageUsersPage() {
   const { user: me } = useSession();
   const [editing, setEditing] = useState<ManagedUser | null>(null);
   const table = useServerTable({
+    tableId: 'users',
     filters: { search: '', role: '' as '' | 'student' | 'admin', status: '' as '' | 'active' | 'disabled' },
     textFilters: ['search'],
     sortColumns: USER_SORT_COLUMNS,

@@ -1,12 +1,14 @@
 import type { PendingUser } from '@tradecraft/shared';
-import { Alert, Button, Group, Modal, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, List, Modal, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconAlertCircle, IconCheck, IconShieldCheck, IconX } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { createColumnHelper } from '@tanstack/react-table';
 import { useState } from 'react';
+import { useOnNotification } from '../../../lib/live-notifications';
 import { DataTable } from '../../../ui/data-table';
 import { useApproveUser } from '../api/approve-user';
-import { usePendingUsers } from '../api/get-pending-users';
+import { pendingUsersQueryKey, usePendingUsers } from '../api/get-pending-users';
 import { useRejectUser } from '../api/reject-user';
 
 const column = createColumnHelper<PendingUser>();
@@ -17,24 +19,33 @@ export default function PendingUsersPage() {
   const approve = useApproveUser();
   const reject = useRejectUser();
   const [rejecting, setRejecting] = useState<PendingUser | null>(null);
+  const [promoting, setPromoting] = useState<PendingUser | null>(null);
   const [actionError, setActionError] = useState<string | null>(null);
+  const queryClient = useQueryClient();
+  // A registration arrives, or another admin handles one: the queue follows without a reload.
+  useOnNotification(() => void queryClient.invalidateQueries({ queryKey: pendingUsersQueryKey }));
 
   const busyId = approve.isPending ? approve.variables?.id : reject.isPending ? reject.variables : undefined;
 
-  const columns = (() => {
-    const approveAs = (user: PendingUser, role: 'student' | 'admin') => {
-      setActionError(null);
-      approve.mutate(
-        { id: user.id, role },
-        {
-          onSuccess: () => notifications.show({ message: `Approved ${fullName(user)} as ${role}.`, color: 'green' }),
-          onError: (error) => {
-            setActionError(error.message);
-            void pending.refetch();
-          },
+  const approveAs = (user: PendingUser, role: 'student' | 'admin') => {
+    setActionError(null);
+    approve.mutate(
+      { id: user.id, role },
+      {
+        onSuccess: () => {
+          notifications.show({ message: `Approved ${fullName(user)} as ${role}.`, color: 'green' });
+          setPromoting(null);
         },
-      );
-    };
+        onError: (error) => {
+          setActionError(error.message);
+          setPromoting(null);
+          void pending.refetch();
+        },
+      },
+    );
+  };
+
+  const columns = (() => {
     return [
       column.accessor(fullName, {
         id: 'name',
@@ -87,7 +98,10 @@ export default function PendingUsersPage() {
                 variant="light"
                 leftSection={<IconShieldCheck size={14} aria-hidden />}
                 disabled={busy}
-                onClick={() => approveAs(user, 'admin')}
+                onClick={() => {
+                  setActionError(null);
+                  setPromoting(user);
+                }}
               >
                 Approve as Admin
               </Button>
@@ -161,6 +175,37 @@ export default function PendingUsersPage() {
         itemName="registrations"
         initialSorting={[{ id: 'registeredAt', desc: false }]}
       />
+
+      <Modal opened={promoting !== null} onClose={() => setPromoting(null)} title="Approve as administrator" centered>
+        {promoting && (
+          <Stack>
+            <Text>
+              Make <strong>{fullName(promoting)}</strong> ({promoting.email}) an administrator? An admin can:
+            </Text>
+            <List size="sm" spacing={4}>
+              <List.Item>approve or reject registrations, and edit, disable or promote any account</List.Item>
+              <List.Item>publish and delete scenarios, and set the platform difficulty</List.Item>
+              <List.Item>read every trainee&apos;s runs and reports, grade written answers</List.Item>
+              <List.Item>read the sign-in log and the audit log</List.Item>
+            </List>
+            <Text size="sm" c="dimmed">
+              Cancel leaves the registration pending. To give access to the training only, approve as Student.
+            </Text>
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setPromoting(null)}>
+                Cancel
+              </Button>
+              <Button
+                leftSection={<IconShieldCheck size={16} aria-hidden />}
+                loading={approve.isPending}
+                onClick={() => approveAs(promoting, 'admin')}
+              >
+                Approve as Admin
+              </Button>
+            </Group>
+          </Stack>
+        )}
+      </Modal>
 
       <Modal opened={rejecting !== null} onClose={() => setRejecting(null)} title="Reject registration" centered>
         {rejecting && (

@@ -1,0 +1,53 @@
+import type { PlayerStep } from '@tradecraft/shared';
+import { Badge, Group, Stack, Text, Title } from '@mantine/core';
+import type { Ref } from 'react';
+import { ArtifactCard } from './artifacts/artifact-card';
+import classes from './player.module.css';
+
+/** The case file of the current step: where it sits, what happened, and the intel to read. */
+export function StepPanel({
+  step,
+  stepCount,
+  headingRef,
+}: {
+  step: PlayerStep;
+  stepCount: number;
+  headingRef: Ref<HTMLHeadingElement>;
+}) {
+  return (
+    <Stack gap="md">
+      <Group gap="xs">
+        <Badge variant="light" color="gray" className="tabular-nums">
+          Step {step.position} of {stepCount}
+        </Badge>
+        {step.technique && (
+          <Badge variant="outline" color="gray" title={`MITRE ATT&CK ${step.technique.id} ${step.technique.name}`}>
+            ATT&CK {step.technique.id}
+          </Badge>
+        )}
+      </Group>
+      <Stack gap={4}>
+        <Title order={2} ref={headingRef} tabIndex={-1} className={classes.focusTarget}>
+          {step.title}
+        </Title>
+        {step.technique && (
+          <Text size="sm" c="dimmed">
+            MITRE ATT&CK: {step.technique.id} {step.technique.name}
+          </Text>
+        )}
+      </Stack>
+      <Text className={classes.preWrap}>{step.description}</Text>
+      {step.artifacts.length > 0 && (
+        <Stack gap="md" component="section" aria-label="Intel">
+          {step.artifacts.map((artifact, index) => (
+            <ArtifactCard
+              key={index}
+              artifact={artifact}
+              toGrade={step.kind === 'grade-source' && index === step.artifact}
+            />
+          ))}
+        </Stack>
+      )}
+    </Stack>
+  );
+}

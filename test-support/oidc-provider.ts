@@ -1,0 +1,146 @@
+// A real OpenID Connect provider (oidc-provider, the certified Node implementation) on 127.0.0.1, for the single
+// sign-on tests: the server's API tests drive its sign-in pages over HTTP, the browser tests click through them.
+// Its development sign-in page accepts any login name with any password; the name picks one of `accounts`.
+import { generateKeyPairSync } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Provider from 'oidc-provider';
+
+export interface TestIdentity {
+  email: string;
+  emailVerified?: boolean;
+  givenName?: string;
+  familyName?: string;
+  groups?: string[];
+}
+
+export interface TestOidcProvider {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  /** Sign-in names the provider knows, each with its claims; tests may add more while it runs. */
+  accounts: Map<string, TestIdentity>;
+  close(): Promise<void>;
+}
+
+export async function startOidcProvider(redirectUris: string[]): Promise<TestOidcProvider> {
+  const accounts = new Map<string, TestIdentity>();
+  const server: Server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const clientId = 'tradecraft';
+  const clientSecret = 'a-client-secret-for-tests-only-0123456789';
+  const provider = new Provider(issuer, {
+    clients: [
+      {
+        client_id: clientId,
+        client_secret: clientSecret,
+        redirect_uris: redirectUris,
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_post',
+      },
+    ],
+    claims: {
+      openid: ['sub'],
+      email: ['email', 'email_verified'],
+      profile: ['given_name', 'family_name', 'name', 'groups'],
+    },
+    // Claims go into the ID token itself, as many providers do for groups.
+    conformIdTokenClaims: false,
+    pkce: { required: () => true },
+    cookies: { keys: ['oidc-test-cookie-key-0123456789abcdef'] },
+    // A signing key of its own for each run (the provider's built-in one is for quick starts).
+    jwks: {
+      keys: [
+        { ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }), use: 'sig' },
+      ],
+    },
+    async findAccount(_context, accountId) {
+      const identity = accounts.get(accountId);
+      if (!identity) return undefined;
+      return {
+        accountId,
+        async claims() {
+          return {
+            sub: accountId,
+            email: identity.email,
+            email_verified: identity.emailVerified ?? true,
+            given_name: identity.givenName,
+            family_name: identity.familyName,
+            name: [identity.givenName, identity.familyName].filter(Boolean).join(' ') || undefined,
+            groups: identity.groups ?? [],
+          };
+        },
+      };
+    },
+  });
+  server.on('request', provider.callback());
+  return {
+    issuer,
+    clientId,
+    clientSecret,
+    accounts,
+    async close() {
+      server.closeAllConnections();
+      server.close();
+      await once(server, 'close');
+    },
+  };
+}
+
+/**
+ * Plays a person at the provider's pages without a browser: follows the redirects from `authorizationUrl`,
+ * signs in as `login` and consents, and returns the address the provider finally sends the browser to (the
+ * application's callback with `code` and `state`, or with `error`).
+ */
+export async function signInAtProvider(authorizationUrl: string, login: string): Promise<URL> {
+  const cookies = new Map<string, string>();
+  const remember = (response: Response) => {
+    for (const header of response.headers.getSetCookie()) {
+      const [pair] = header.split(';');
+      const [name, ...value] = pair!.split('=');
+      cookies.set(name!.trim(), value.join('='));
+    }
+  };
+  const send = async (url: URL, init: RequestInit = {}) => {
+    const response = await fetch(url, {
+      ...init,
+      redirect: 'manual',
+      headers: {
+        ...(init.headers as Record<string, string>),
+        cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+      },
+    });
+    remember(response);
+    return response;
+  };
+  let url = new URL(authorizationUrl);
+  const providerOrigin = url.origin;
+  for (let hop = 0; hop < 20; hop += 1) {
+    if (url.origin !== providerOrigin) return url;
+    const response = await send(url);
+    if (response.status >= 300 && response.status < 400) {
+      url = new URL(response.headers.get('location')!, url);
+      continue;
+    }
+    const page = await response.text();
+    const action = /<form[^>]*action="([^"]+)"/.exec(page)?.[1];
+    if (!action) throw new Error(`The provider answered ${response.status} without a form: ${page.slice(0, 300)}`);
+    const prompt = /name="prompt" value="(\w+)"/.exec(page)?.[1];
+    const form = new URLSearchParams(
+      prompt === 'login' ? { prompt, login, password: 'any' } : { prompt: prompt ?? 'consent' },
+    );
+    const posted = await send(new URL(action, url), {
+      method: 'POST',
+      body: form,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    if (posted.status < 300 || posted.status >= 400)
+      throw new Error(`The provider refused the ${prompt} form: ${posted.status}`);
+    url = new URL(posted.headers.get('location')!, url);
+  }
+  throw new Error('Too many redirects at the provider');
+}
