@@ -89,6 +89,7 @@ test.describe('the scenario picker knows the trainee', () => {
     await expect(cards.nth(0)).toContainText(names.fresh);
     await expect(cards.nth(1)).toContainText(names.going);
     await expect(cards.nth(2)).toContainText(names.done);
+    await expect(page).toHaveURL(/[?&]q=t1566\.001(&|$)/);
     const shared = page.url();
     expect(shared).toContain('sort=unplayed');
 

@@ -14,7 +14,7 @@ import {
 import { IconFilterOff, IconSearch, IconTargetOff } from '@tabler/icons-react';
 import { hasRole } from '@tradecraft/shared';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '../../../lib/paths';
 import { useSession } from '../../../lib/session';
@@ -62,13 +62,20 @@ export default function ScenarioPickerPage() {
   // The filters, the search and the sort live in the address, so a link (or Back) shows the same view.
   const [searchParams, setSearchParams] = useSearchParams();
   const fromAddress = useMemo(() => readPickerView(searchParams), [searchParams]);
-  const setView = (change: Partial<PickerView>) =>
-    setSearchParams(writePickerView({ ...fromAddress, ...change }), { replace: true, preventScrollReset: true });
+  // Changes made before the address catches up (a filter picked while the search settles) build on each other.
+  const latest = useRef(fromAddress);
+  useEffect(() => {
+    latest.current = fromAddress;
+  }, [fromAddress]);
+  const setView = (change: Partial<PickerView>) => {
+    latest.current = { ...latest.current, ...change };
+    setSearchParams(writePickerView(latest.current), { replace: true, preventScrollReset: true });
+  };
   // The search filters as it is typed and reaches the address once typing pauses.
   const [query, setQuery] = useState(fromAddress.q);
   const [settledQuery] = useDebouncedValue(query, 250);
   useEffect(() => {
-    if (settledQuery !== fromAddress.q) setView({ q: settledQuery });
+    if (settledQuery !== latest.current.q) setView({ q: settledQuery });
     // Only a settled query writes the address; the address's other fields are read when it does.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [settledQuery]);
