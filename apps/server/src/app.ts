@@ -10,6 +10,8 @@ import { registerAccess } from './plugins/access';
 import { activityRoutes } from './features/activity/activity.routes';
 import { auditRoutes } from './features/audit/audit.routes';
 import { authRoutes } from './features/auth/auth.routes';
+import { relyingPartyOf } from './features/auth/second-factor.service';
+import { securityRoutes } from './features/auth/security.routes';
 import { healthRoutes } from './features/health/health.routes';
 import { metaRoutes } from './features/meta/meta.routes';
 import { notificationsRoutes } from './features/notifications/notifications.routes';
@@ -67,6 +69,12 @@ export async function buildApp({ config, db, dialect, logger = false }: AppOptio
         db,
         secureCookies: config.secureCookies,
         lockout: { lockoutMs: config.lockoutMinutes * 60_000 },
+        relyingParty: relyingPartyOf(config.publicOrigin),
+      });
+      await api.register(securityRoutes, {
+        prefix: '/security',
+        db,
+        relyingParty: relyingPartyOf(config.publicOrigin),
       });
       await api.register(usersRoutes, { prefix: '/users', db });
       await api.register(profileRoutes, { db }); // /profile and /users/:id/photo

@@ -1,6 +1,7 @@
 export * from './api';
 export * from './auth/password';
 export * from './auth/auth.schema';
+export * from './auth/security.schema';
 export * from './auth/roles';
 export * from './paging/paging';
 export * from './scenarios';
