@@ -7,6 +7,7 @@ import { paths } from '../../../lib/paths';
 import { useSession } from '../../../lib/session';
 import { useLogin } from '../api/login';
 import { AuthFrame } from '../components/auth-frame';
+import { SecondStepForm } from '../components/second-step-form';
 
 interface LoginLocationState {
   registered?: boolean;
@@ -25,8 +26,27 @@ export default function LoginPage() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    login.mutate({ email, password }, { onSuccess: () => void navigate(paths.redirect, { replace: true }) });
+    login.mutate(
+      { email, password },
+      {
+        onSuccess: (result) => {
+          if (result.mustEnrol) void navigate(`${paths.settings}#second-factor`, { replace: true });
+          else if (result.user) void navigate(paths.redirect, { replace: true });
+        },
+      },
+    );
   };
+
+  if (login.data?.secondStep) {
+    return (
+      <AuthFrame title="Confirm it's you">
+        <SecondStepForm
+          methods={login.data.secondStep.methods}
+          onSignedIn={() => void navigate(paths.redirect, { replace: true })}
+        />
+      </AuthFrame>
+    );
+  }
 
   return (
     <AuthFrame title="Sign in">
