@@ -34,14 +34,14 @@ import {
   setPendingCookie,
   setSessionCookie,
 } from '../../plugins/session-cookie';
-import { passkeyAuthenticationOptions, secondStepMethods, type RelyingParty } from './second-factor.service';
+import { passkeyAuthenticationOptions, secondStepMethods, type RelyingPartyFor } from './second-factor.service';
 import { setPendingChallenge } from './second-factors.repository';
 
 export interface AuthRoutesOptions {
   db: Db;
   secureCookies: boolean;
   lockout: LockoutPolicy;
-  relyingParty: RelyingParty;
+  relyingParty: RelyingPartyFor;
 }
 
 export function clientOf(request: FastifyRequest): Client {
@@ -116,7 +116,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
         summary: 'Second step: a one-time code or a recovery code',
         description:
           'Completes a sign-in waiting for its second step with a 6-digit code from the authenticator app or one of ' +
-          'the recovery codes (each works once; using one is logged). 401 for a wrong code or when no sign-in is ' +
+          'the recovery codes (each works once; using one is logged). 401 for a wrong code; 400 when no sign-in is ' +
           'waiting (it lasts five minutes); wrong codes count toward the lockout (403 once locked).',
         body: secondStepCodeInputSchema,
         response: { 200: z.object({ user: sessionUserSchema }), ...errorResponses(401, 429) },
@@ -129,7 +129,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
         { code: request.body.code },
         clientOf(request),
         lockout,
-        relyingParty,
+        relyingParty(request.headers.origin),
         request.sessionId,
       );
       clearPendingCookie(reply, secureCookies);
@@ -148,13 +148,13 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
         summary: 'Second step: the passkey challenge',
         description:
           'WebAuthn request options (a fresh challenge and the account’s passkeys) for the sign-in waiting for its ' +
-          'second step; 401 when none is waiting.',
+          'second step; 400 when none is waiting.',
         response: { 200: z.object({ options: z.record(z.string(), z.unknown()) }), ...errorResponses(401, 429) },
       },
     },
     async (request) => {
       const { pending, user } = await loadPendingSignIn(db, pendingToken(request));
-      const options = await passkeyAuthenticationOptions(db, user.id, relyingParty);
+      const options = await passkeyAuthenticationOptions(db, user.id, relyingParty(request.headers.origin));
       await setPendingChallenge(db, pending.id, options.challenge);
       return { options: options as unknown as Record<string, unknown> };
     },
@@ -170,7 +170,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
         summary: 'Second step: a passkey',
         description:
           'Completes the waiting sign-in with the passkey’s answer to the challenge. 401 when it does not verify ' +
-          '(counted toward the lockout like a wrong code) or when no sign-in is waiting.',
+          '(counted toward the lockout like a wrong code); 400 when no sign-in is waiting.',
         body: passkeyAssertInputSchema,
         response: { 200: z.object({ user: sessionUserSchema }), ...errorResponses(401, 429) },
       },
@@ -182,7 +182,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
         { response: request.body.response },
         clientOf(request),
         lockout,
-        relyingParty,
+        relyingParty(request.headers.origin),
         request.sessionId,
       );
       clearPendingCookie(reply, secureCookies);

@@ -220,11 +220,11 @@ async function startPendingSignIn(db: Db, userId: string, client: Client): Promi
   return token;
 }
 
-/** The pending sign-in of a cookie token with its user, or a 401 that sends the person back to the password. */
+/** The pending sign-in of a cookie token with its user, or a 400 that sends the person back to the password. */
 export async function loadPendingSignIn(db: Db, token: string | undefined) {
   const pending = token && token.length <= 100 ? await findPendingSignIn(db, hashToken(token), nowIso()) : undefined;
   const user = pending ? await findUserById(db, pending.user_id) : undefined;
-  if (!pending || !user) throw new AppError(401, SECOND_FACTOR_MESSAGES.expired);
+  if (!pending || !user) throw badRequest(SECOND_FACTOR_MESSAGES.expired);
   return { pending, user };
 }
 

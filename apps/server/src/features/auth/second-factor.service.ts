@@ -51,9 +51,12 @@ export interface RelyingParty {
   name: string;
 }
 
-export function relyingPartyOf(publicOrigin: string): RelyingParty {
-  return { origin: publicOrigin, id: new URL(publicOrigin).hostname, name: 'Tradecraft' };
+export function relyingPartyOf(origin: string): RelyingParty {
+  return { origin, id: new URL(origin).hostname, name: 'Tradecraft' };
 }
+
+/** The relying party of a request: the page's own origin when the server allows it, else PUBLIC_ORIGIN's. */
+export type RelyingPartyFor = (origin: string | undefined) => RelyingParty;
 
 const ENROLMENT_MS = 10 * 60 * 1000;
 const TOTP_TOLERANCE_SECONDS = 30;

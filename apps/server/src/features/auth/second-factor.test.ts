@@ -130,9 +130,10 @@ describe('one-time codes', () => {
     expect(again.json().error).toBe(SECOND_FACTOR_MESSAGES.wrongCode);
   });
 
-  it('without a waiting sign-in the second step answers 401 and opens nothing', async () => {
+  it('without a waiting sign-in the second step answers 400 and opens nothing', async () => {
     const response = await secondStep('x'.repeat(43), '123456');
-    expect(response.statusCode).toBe(401);
+    expect(response.statusCode).toBe(400);
+    expect(cookieOf(response, SESSION_COOKIE)).toBeUndefined();
     expect(response.json().error).toBe(SECOND_FACTOR_MESSAGES.expired);
   });
 

@@ -29,7 +29,7 @@ import {
   removeFactor,
   renewRecoveryCodes,
   startTotpEnrolment,
-  type RelyingParty,
+  type RelyingPartyFor,
 } from './second-factor.service';
 
 const sessionIdOf = (request: FastifyRequest): string => {
@@ -38,7 +38,7 @@ const sessionIdOf = (request: FastifyRequest): string => {
 };
 
 /** The signed-in person's second factors, recovery codes and sessions (Settings, "Security"). */
-export const securityRoutes: FastifyPluginAsyncZod<{ db: Db; relyingParty: RelyingParty }> = async (
+export const securityRoutes: FastifyPluginAsyncZod<{ db: Db; relyingParty: RelyingPartyFor }> = async (
   app,
   { db, relyingParty },
 ) => {
@@ -115,7 +115,7 @@ export const securityRoutes: FastifyPluginAsyncZod<{ db: Db; relyingParty: Relyi
         db,
         currentUser(request),
         sessionIdOf(request),
-        relyingParty,
+        relyingParty(request.headers.origin),
       )) as unknown as Record<string, unknown>,
     }),
   );
@@ -144,7 +144,7 @@ export const securityRoutes: FastifyPluginAsyncZod<{ db: Db; relyingParty: Relyi
             currentUser(request),
             sessionIdOf(request),
             request.body,
-            relyingParty,
+            relyingParty(request.headers.origin),
             clientOf(request),
           ),
         ),
