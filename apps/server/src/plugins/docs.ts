@@ -191,7 +191,14 @@ const TAGS = [
   { name: 'audit', description: 'The Admin Audit Log of every admin action and its spreadsheet export (admins).' },
   { name: 'notifications', description: 'The bell: your notifications and a live event stream of new ones.' },
   { name: 'scenarios', description: 'The scenario library: list, read, publish and delete scenarios.' },
-  { name: 'settings', description: 'Platform settings: the difficulty the scenario picker recommends.' },
+  {
+    name: 'settings',
+    description: 'Platform settings: the difficulty the scenario picker recommends, who must use a second factor.',
+  },
+  {
+    name: 'security',
+    description: 'Your second factors (authenticator apps, passkeys), recovery codes and active sessions.',
+  },
   { name: 'runs', description: 'Playing a scenario: start a run, answer each step, move on, end it.' },
   { name: 'reviews', description: 'The instructor review queue: grade written answers by rubric (admins).' },
   {

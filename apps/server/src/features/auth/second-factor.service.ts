@@ -29,6 +29,7 @@ import { deleteSessionOf, deleteUserSessions, hashToken, listUserSessions } from
 import {
   claimTotpStep,
   countSecondFactors,
+  deleteAllSecondFactors,
   deleteRecoveryCodes,
   deleteSecondFactor,
   findPasskey,
@@ -372,3 +373,11 @@ export async function endOtherSessions(db: Db, user: User, currentSessionId: str
 export const pendingIdOf = (token: string) => hashToken(token);
 
 export const secondStepFailed = () => new AppError(401, SECOND_FACTOR_MESSAGES.wrongCode);
+
+/** Removes every second factor and recovery code of the user (account recovery); returns how many factors. */
+export async function removeAllSecondFactors(db: DbOrTrx, userId: string): Promise<number> {
+  const count = await countSecondFactors(db, userId);
+  await deleteAllSecondFactors(db, userId);
+  await deleteRecoveryCodes(db, userId);
+  return count;
+}

@@ -189,3 +189,7 @@ export function peekEnrolmentChallenge(db: DbOrTrx, sessionId: string, kind: str
     .where('expires_at', '>', now)
     .executeTakeFirst();
 }
+
+export async function deleteAllSecondFactors(db: DbOrTrx, userId: string): Promise<void> {
+  await db.deleteFrom('second_factors').where('user_id', '=', userId).execute();
+}
