@@ -9,7 +9,7 @@ import {
   registerInputSchema,
   sessionUserSchema,
 } from '@tradecraft/shared';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
@@ -106,6 +106,26 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
 
   const pendingToken = (request: FastifyRequest) => request.cookies[pendingCookieName(secureCookies)];
 
+  /** Checks the second step and, when right, swaps the pending cookie for the session cookie. */
+  async function finishSecondStep(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    proof: { code: string } | { response: Record<string, unknown> },
+  ) {
+    const { user, session } = await completeSecondStep(
+      db,
+      pendingToken(request),
+      proof,
+      clientOf(request),
+      lockout,
+      relyingParty(request.headers.origin),
+      request.sessionId,
+    );
+    clearPendingCookie(reply, secureCookies);
+    setSessionCookie(reply, secureCookies, session.token);
+    return { user: toSessionUser(user) };
+  }
+
   app.post(
     '/login/code',
     {
@@ -122,20 +142,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
         response: { 200: z.object({ user: sessionUserSchema }), ...errorResponses(401, 429) },
       },
     },
-    async (request, reply) => {
-      const { user, session } = await completeSecondStep(
-        db,
-        pendingToken(request),
-        { code: request.body.code },
-        clientOf(request),
-        lockout,
-        relyingParty(request.headers.origin),
-        request.sessionId,
-      );
-      clearPendingCookie(reply, secureCookies);
-      setSessionCookie(reply, secureCookies, session.token);
-      return { user: toSessionUser(user) };
-    },
+    async (request, reply) => finishSecondStep(request, reply, { code: request.body.code }),
   );
 
   app.post(
@@ -175,20 +182,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
         response: { 200: z.object({ user: sessionUserSchema }), ...errorResponses(401, 429) },
       },
     },
-    async (request, reply) => {
-      const { user, session } = await completeSecondStep(
-        db,
-        pendingToken(request),
-        { response: request.body.response },
-        clientOf(request),
-        lockout,
-        relyingParty(request.headers.origin),
-        request.sessionId,
-      );
-      clearPendingCookie(reply, secureCookies);
-      setSessionCookie(reply, secureCookies, session.token);
-      return { user: toSessionUser(user) };
-    },
+    async (request, reply) => finishSecondStep(request, reply, { response: request.body.response }),
   );
 
   app.post(
