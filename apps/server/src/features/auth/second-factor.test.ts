@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, PASSWORD, type TestApp } from '../../../test/helper';
 import { SESSION_COOKIE } from '../../plugins/sessions.repository';
 import { PENDING_COOKIE } from '../../plugins/session-cookie';
+import { resetPassword } from '../../bootstrap';
 
 let t: TestApp;
 beforeEach(async () => {
@@ -181,6 +182,15 @@ describe('recovery codes', () => {
     expect(await t.db.selectFrom('recovery_codes').selectAll().where('user_id', '=', user.id).execute()).toEqual([]);
     expect((await login(user.email)).json().user.email).toBe(user.email);
     expect(await events(user.email)).toContain('second_factor_removed');
+  });
+
+  it('the admin command that resets a password also removes lost factors and codes', async () => {
+    const { user, cookie } = await t.userWithSession('student');
+    await enrolTotp(cookie);
+    await resetPassword(t.db, user.email, PASSWORD);
+    expect(await t.db.selectFrom('second_factors').selectAll().where('user_id', '=', user.id).execute()).toEqual([]);
+    expect(await t.db.selectFrom('recovery_codes').selectAll().where('user_id', '=', user.id).execute()).toEqual([]);
+    expect((await login(user.email)).json().user.email).toBe(user.email);
   });
 
   it("one person cannot remove another's factor", async () => {
