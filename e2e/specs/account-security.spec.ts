@@ -1,8 +1,9 @@
-import { expect, test, type Page } from '@playwright/test';
+import { AUTH_MESSAGES } from '@tradecraft/shared';
+import { expect, request, test, type Page } from '@playwright/test';
 import { generate } from 'otplib';
 import { baseURL } from '../playwright.config';
 import { expectAccessible } from '../support/a11y';
-import { seedUser, signInPage, type SeededUser } from '../support/api';
+import { seedUser, signInAsAdmin, signInPage, type SeededUser } from '../support/api';
 
 const SHOTS = process.env.SHOTS_DIR;
 
@@ -125,4 +126,27 @@ test('Settings lists the sessions, marks this one, and ends the others', async (
   const otherMe = await (await other.newPage()).request.get(`${baseURL}/api/auth/me`);
   expect((await otherMe.json()).user).toBeNull();
   await other.close();
+});
+
+test("three wrong passwords reach every admin's bell, and the lock is lifted from there", async ({ page }) => {
+  const user = await seedUser();
+  const anonymous = await request.newContext({ baseURL });
+  for (let i = 0; i < 3; i++) {
+    await anonymous.post('/api/auth/login', { data: { email: user.email, password: 'Wrong-pass-1!' } });
+  }
+  const locked = await anonymous.post('/api/auth/login', { data: { email: user.email, password: user.password } });
+  expect((await locked.json()).error).toBe(AUTH_MESSAGES.disabled);
+
+  await signInAsAdmin(page);
+  await page.goto('/admin');
+  await page.getByRole('button', { name: /^Notifications, \d+ unread$/ }).click();
+  const notice = page.getByText(`(${user.email}) was locked out after 3 failed sign-ins`);
+  await expect(notice).toBeVisible();
+  await expectAccessible(page);
+  await page.getByRole('button', { name: 'Lift lock now' }).first().click();
+  await expect(page.getByText('Lock lifted.')).toBeVisible();
+
+  const unlocked = await anonymous.post('/api/auth/login', { data: { email: user.email, password: user.password } });
+  expect(unlocked.status()).toBe(200);
+  await anonymous.dispose();
 });
