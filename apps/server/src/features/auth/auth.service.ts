@@ -14,6 +14,7 @@ import { isUniqueViolation } from '../../db/errors';
 import type { User } from '../../db/schema';
 import { AppError, badRequest, tooManyRequests, unauthorized } from '../../errors';
 import { distinctFailedAccountsFrom, recordLoginEvent } from '../activity/activity.service';
+import { recordAuditAlone } from '../audit/audit.service';
 import { endStreamsOfEndedSessions, notifyRecipients } from '../notifications/notifications.hub';
 import { insertNotifications } from '../notifications/notifications.service';
 import { findUserByEmail, findUserById, insertUser, listAdminIds } from '../users/users.service';
@@ -266,6 +267,12 @@ export async function completeSecondStep(
   await deletePendingSignIn(db, pending.id);
   if (method === 'recovery') {
     await recordLoginEvent(db, { email: user.email, role: user.role, event: 'recovery_code_used', ip: client.ip });
+    await recordAuditAlone(db, {
+      actor: user.email,
+      action: 'use recovery code',
+      details: 'Signed in with a recovery code',
+      screen: 'Sign in',
+    });
   }
   return completeSignIn(db, fresh, client, replacedSessionId);
 }

@@ -23,6 +23,7 @@ import type { Db, DbOrTrx } from '../../db/database';
 import type { User } from '../../db/schema';
 import { AppError, badRequest, notFound } from '../../errors';
 import { recordLoginEvent } from '../activity/activity.service';
+import { recordAudit } from '../audit/audit.service';
 import { endStreamsOfEndedSessions } from '../notifications/notifications.hub';
 import { getSecondFactorPolicy, policyApplies } from '../settings/settings.service';
 import { deleteSessionOf, deleteUserSessions, hashToken, listUserSessions } from '../../plugins/sessions.repository';
@@ -33,6 +34,7 @@ import {
   deleteRecoveryCodes,
   deleteSecondFactor,
   findPasskey,
+  findSecondFactor,
   listSecondFactors,
   putEnrolmentChallenge,
   replaceRecoveryCodes,
@@ -60,6 +62,7 @@ export function relyingPartyOf(origin: string): RelyingParty {
 export type RelyingPartyFor = (origin: string | undefined) => RelyingParty;
 
 const ENROLMENT_MS = 10 * 60 * 1000;
+const SECURITY_SCREEN = 'Settings';
 const TOTP_TOLERANCE_SECONDS = 30;
 
 const toFactor = (row: SecondFactorRow): SecondFactor => ({
@@ -213,15 +216,28 @@ async function addFactor(
     await insertSecondFactor(trx, row);
     const recoveryCodes = first ? await issueRecoveryCodes(trx, user.id) : null;
     await recordLoginEvent(trx, { email: user.email, role: user.role, event: 'second_factor_added', ip: client.ip });
+    await recordAudit(trx, {
+      actor: user.email,
+      action: 'add second factor',
+      details: `Added ${row.kind === 'passkey' ? 'a passkey' : 'an authenticator app'} "${row.label}"`,
+      screen: SECURITY_SCREEN,
+    });
     return { factor: toFactor(row), recoveryCodes };
   });
 }
 
 export async function removeFactor(db: Db, user: User, id: string, client: { ip: string | null }): Promise<void> {
   await db.transaction().execute(async (trx) => {
-    if (!(await deleteSecondFactor(trx, user.id, id))) throw notFound(SECOND_FACTOR_MESSAGES.notFound);
+    const factor = await findSecondFactor(trx, user.id, id);
+    if (!factor || !(await deleteSecondFactor(trx, user.id, id))) throw notFound(SECOND_FACTOR_MESSAGES.notFound);
     if ((await countSecondFactors(trx, user.id)) === 0) await deleteRecoveryCodes(trx, user.id);
     await recordLoginEvent(trx, { email: user.email, role: user.role, event: 'second_factor_removed', ip: client.ip });
+    await recordAudit(trx, {
+      actor: user.email,
+      action: 'remove second factor',
+      details: `Removed ${factor.kind === 'passkey' ? 'a passkey' : 'an authenticator app'} "${factor.label}"`,
+      screen: SECURITY_SCREEN,
+    });
   });
 }
 

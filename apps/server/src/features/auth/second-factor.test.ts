@@ -164,6 +164,8 @@ describe('recovery codes', () => {
     const used = await secondStep(await passwordStep(user.email), code.toUpperCase());
     expect(used.statusCode).toBe(200);
     expect(await events(user.email)).toContain('recovery_code_used');
+    const audit = await t.db.selectFrom('audit_log').select('action').where('actor', '=', user.email).execute();
+    expect(audit.map((row) => row.action)).toEqual(['add second factor', 'use recovery code']);
     const reused = await secondStep(await passwordStep(user.email), code);
     expect(reused.statusCode).toBe(401);
     const security = await t.request({ method: 'GET', url: '/api/security', cookie: cookieOf(used, SESSION_COOKIE) });
@@ -182,6 +184,11 @@ describe('recovery codes', () => {
     expect(await t.db.selectFrom('recovery_codes').selectAll().where('user_id', '=', user.id).execute()).toEqual([]);
     expect((await login(user.email)).json().user.email).toBe(user.email);
     expect(await events(user.email)).toContain('second_factor_removed');
+    const audit = await t.db.selectFrom('audit_log').select('details').where('actor', '=', user.email).execute();
+    expect(audit.map((row) => row.details)).toEqual([
+      'Added an authenticator app "Phone"',
+      'Removed an authenticator app "Phone"',
+    ]);
   });
 
   it('the admin command that resets a password also removes lost factors and codes', async () => {
