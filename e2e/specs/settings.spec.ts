@@ -63,6 +63,8 @@ test('dark mode and the accent apply at once, survive a reload, and are set befo
 
 for (const colorScheme of ['light', 'dark'] as const) {
   test(`${colorScheme} mode: the frame and its screens stay readable with every accent`, async ({ page }) => {
+    // Up to eight axe runs over a Settings page that now also lists second factors and sessions.
+    test.slow();
     await signInPage(page, student);
     await page.goto('/settings');
     for (const accentName of ['cyan', 'teal', 'purple']) {

@@ -13,6 +13,8 @@ import { ssoRoutes } from './features/sso/sso.routes';
 import { apiTokensRoutes } from './features/api-tokens/api-tokens.routes';
 import { recordApiTokenChange } from './features/api-tokens/api-tokens.service';
 import { authRoutes } from './features/auth/auth.routes';
+import { relyingPartyOf } from './features/auth/second-factor.service';
+import { securityRoutes } from './features/auth/security.routes';
 import { healthRoutes } from './features/health/health.routes';
 import { metaRoutes } from './features/meta/meta.routes';
 import { notificationsRoutes } from './features/notifications/notifications.routes';
@@ -26,7 +28,7 @@ import { usersRoutes } from './features/users/users.routes';
 import { registerDocs } from './plugins/docs';
 import { answerFrameworkError, registerErrorHandler } from './plugins/error-handler';
 import { registerOperationalHeaders, requestIdOptions } from './plugins/operations';
-import { registerSecurity } from './plugins/security';
+import { originPolicy, registerSecurity } from './plugins/security';
 import { registerSessionCookie } from './plugins/session-cookie';
 import { registerWeb } from './plugins/web';
 
@@ -58,6 +60,11 @@ export async function buildApp({ config, db, dialect, logger = false }: AppOptio
   await app.register(cookie);
   await app.register(multipart, { limits: { files: 1, fields: 5, fileSize: 2 * 1024 * 1024, parts: 6 } });
   await registerSecurity(app, config.publicOrigin, config.trustedHosts);
+  const origins = originPolicy(config.publicOrigin, config.trustedHosts);
+  // Passkeys are bound to the page's host name (a browser refuses an IP address), so the page's origin is used
+  // whenever the server accepts it for state changes.
+  const relyingParty = (origin: string | undefined) =>
+    relyingPartyOf(origin && origins.isAllowedOrigin(origin) ? origin : config.publicOrigin);
   registerSessionCookie(app, config.secureCookies);
   registerAccess(app, db, {
     onApiTokenChange: (request, statusCode) =>
@@ -80,9 +87,11 @@ export async function buildApp({ config, db, dialect, logger = false }: AppOptio
         secureCookies: config.secureCookies,
         lockout: { lockoutMs: config.lockoutMinutes * 60_000 },
         localLogin: config.localLogin,
+        relyingParty,
       });
       await api.register(ssoRoutes, { prefix: '/auth', db, config });
       await api.register(apiTokensRoutes, { prefix: '/tokens', db });
+      await api.register(securityRoutes, { prefix: '/security', db, relyingParty });
       await api.register(usersRoutes, { prefix: '/users', db });
       await api.register(profileRoutes, { db }); // /profile and /users/:id/photo
       await api.register(metaRoutes, { prefix: '/meta', repositoryUrl: config.repositoryUrl });

@@ -5,6 +5,7 @@ import { takeTransactionLock, type Db } from './db/database';
 import type { User } from './db/schema';
 import { recordAudit } from './features/audit/audit.service';
 import { generatePassword, hashPassword, verifyPassword } from './features/auth/passwords';
+import { removeAllSecondFactors } from './features/auth/second-factor.service';
 import { findAnyAdminId, findUserByEmail, restoreAccess, upsertAdmin } from './features/users/users.repository';
 import { deleteUserSessions } from './plugins/sessions.repository';
 
@@ -130,7 +131,7 @@ export async function unlockAccount(db: Db, rawEmail: string): Promise<void> {
 
 /**
  * `npm run admin -- reset-password <email>`: sets the password (a generated one when none is given, returned
- * to print), re-enables and unlocks the account and ends its sessions (audited).
+ * to print), re-enables and unlocks the account, ends its sessions and removes its second factors (audited).
  */
 export async function resetPassword(
   db: Db,
@@ -148,10 +149,14 @@ export async function resetPassword(
     // A generated password is printed, so, like the first start's, it is for one use.
     await restoreAccess(trx, user.id, { passwordHash, oneUse: generatedPassword !== undefined, now: nowIso() });
     await deleteUserSessions(trx, user.id);
+    // Recovery for someone who lost both their second factor and their recovery codes.
+    const removedFactors = await removeAllSecondFactors(trx, user.id);
     await recordAudit(trx, {
       actor: null,
       action: 'reset password',
-      details: `Set a new password for ${email}, re-enabled it, lifted its sign-in lock and ended its sessions`,
+      details:
+        `Set a new password for ${email}, re-enabled it, lifted its sign-in lock and ended its sessions` +
+        (removedFactors > 0 ? `; removed its ${removedFactors} second factor(s) and recovery codes` : ''),
       screen: ADMIN_COMMAND,
     });
   });

@@ -1,6 +1,7 @@
 export * from './api';
 export * from './auth/password';
 export * from './auth/auth.schema';
+export * from './auth/security.schema';
 export * from './auth/roles';
 export * from './auth/sso.schema';
 export * from './api-tokens/api-tokens.schema';

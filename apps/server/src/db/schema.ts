@@ -1,3 +1,4 @@
+import type { LoginEventKind } from '@tradecraft/shared';
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 // Timestamps are ISO-8601 UTC strings; booleans are 0/1 (see the first migration).
@@ -52,7 +53,7 @@ export interface LoginEventsTable {
   id: Generated<number>;
   email: string;
   role: string;
-  event: 'login' | 'logout' | 'failed_login' | 'password_change';
+  event: LoginEventKind;
   ip: string | null;
   at: string;
 }
@@ -202,7 +203,54 @@ export interface StepReviewsTable {
   graded_at: string | null;
 }
 
+export interface SecondFactorsTable {
+  id: string;
+  user_id: string;
+  kind: 'totp' | 'passkey';
+  label: string;
+  totp_secret: string | null;
+  /** base64url */
+  credential_id: string | null;
+  /** base64url of the COSE public key */
+  public_key: string | null;
+  sign_count: ColumnType<number, number | undefined, number>;
+  /** JSON array of the authenticator's transports */
+  transports: string | null;
+  /** The last 30-second step a code was accepted for, so a code works once. */
+  last_totp_step: number | null;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export interface RecoveryCodesTable {
+  id: string;
+  user_id: string;
+  code_hash: string;
+  used_at: string | null;
+}
+
+export interface PendingSignInsTable {
+  id: string;
+  user_id: string;
+  ip: string | null;
+  user_agent: string | null;
+  challenge: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface EnrolmentChallengesTable {
+  session_id: string;
+  kind: string;
+  value: string;
+  expires_at: string;
+}
+
 export interface Database {
+  second_factors: SecondFactorsTable;
+  recovery_codes: RecoveryCodesTable;
+  pending_sign_ins: PendingSignInsTable;
+  enrolment_challenges: EnrolmentChallengesTable;
   users: UsersTable;
   sessions: SessionsTable;
   settings: SettingsTable;

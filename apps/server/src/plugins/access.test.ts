@@ -23,6 +23,23 @@ const EXPECTED: Record<string, Access> = {
   'POST /api/tokens': 'admin',
   'DELETE /api/tokens/:id': 'admin',
   'POST /api/auth/password': 'signedIn',
+  'POST /api/auth/login/code': 'public',
+  'POST /api/auth/login/passkey-options': 'public',
+  'POST /api/auth/login/passkey': 'public',
+  'GET /api/security': 'signedIn',
+  'POST /api/security/totp': 'signedIn',
+  'POST /api/security/totp/confirm': 'signedIn',
+  'POST /api/security/passkeys/options': 'signedIn',
+  'POST /api/security/passkeys': 'signedIn',
+  'DELETE /api/security/factors/:id': 'signedIn',
+  'POST /api/security/recovery-codes': 'signedIn',
+  'GET /api/security/sessions': 'signedIn',
+  'DELETE /api/security/sessions/:id': 'signedIn',
+  'POST /api/security/sessions/end-others': 'signedIn',
+  'POST /api/users/:id/end-sessions': 'admin',
+  'GET /api/logs/password-spraying': 'admin',
+  'GET /api/settings/second-factor-policy': 'admin',
+  'PUT /api/settings/second-factor-policy': 'admin',
   'GET /api/profile': 'signedIn',
   'PATCH /api/profile': 'signedIn',
   'PUT /api/profile/photo': 'signedIn',
@@ -71,7 +88,13 @@ const EXPECTED: Record<string, Access> = {
 };
 
 // Routes whose call with an empty body would change the caller's own state; checked without side effects.
-const SELF_CHANGING = new Set(['POST /api/auth/logout', 'POST /api/auth/login', 'POST /api/auth/register']);
+const SELF_CHANGING = new Set([
+  'POST /api/auth/logout',
+  'POST /api/auth/login',
+  'POST /api/auth/register',
+  // Ends the caller's other sessions, the matrix's own among them.
+  'POST /api/security/sessions/end-others',
+]);
 // What an account whose printed first-start password must change may still call, besides public routes.
 const ALLOWED_BEFORE_PASSWORD_CHANGE = new Set(['POST /api/auth/password']);
 // An event stream never ends for an allowed caller, so only its refusals are checked here.

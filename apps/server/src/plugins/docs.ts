@@ -205,7 +205,12 @@ const TAGS = [
   { name: 'scenarios', description: 'The scenario library: list, read, publish and delete scenarios.' },
   {
     name: 'settings',
-    description: 'Platform settings: the difficulty the scenario picker recommends, the setup checklist.',
+    description:
+      'Platform settings: the difficulty the scenario picker recommends, the setup checklist, who must use a second factor.',
+  },
+  {
+    name: 'security',
+    description: 'Your second factors (authenticator apps, passkeys), recovery codes and active sessions.',
   },
   { name: 'runs', description: 'Playing a scenario: start a run, answer each step, move on, end it.' },
   { name: 'reviews', description: 'The instructor review queue: grade written answers by rubric (admins).' },

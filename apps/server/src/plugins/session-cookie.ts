@@ -36,3 +36,18 @@ export function registerSessionCookie(app: FastifyInstance, secure: boolean): vo
     else request.cookies[SESSION_COOKIE] = token;
   });
 }
+
+/** The cookie of a sign-in between its password and its second step (five minutes, sign-in routes only). */
+export const PENDING_COOKIE = 'tc_pending';
+
+export function pendingCookieName(secure: boolean): string {
+  return secure ? `__Host-${PENDING_COOKIE}` : PENDING_COOKIE;
+}
+
+export function setPendingCookie(reply: FastifyReply, secure: boolean, token: string, maxAgeMs: number): void {
+  void reply.setCookie(pendingCookieName(secure), token, { ...cookieOptions(secure), maxAge: maxAgeMs / 1000 });
+}
+
+export function clearPendingCookie(reply: FastifyReply, secure: boolean): void {
+  void reply.clearCookie(pendingCookieName(secure), cookieOptions(secure));
+}

@@ -103,3 +103,23 @@ export async function deleteExpiredSessions(db: DbOrTrx): Promise<void> {
     .where((eb) => eb.or([eb('expires_at', '<=', now), eb('last_seen_at', '<', idleCutoff)]))
     .execute();
 }
+
+/** The user's sessions, most recently used first (Settings lists them). */
+export function listUserSessions(db: DbOrTrx, userId: string) {
+  return db
+    .selectFrom('sessions')
+    .select(['id', 'ip', 'user_agent', 'created_at', 'last_seen_at'])
+    .where('user_id', '=', userId)
+    .orderBy('last_seen_at', 'desc')
+    .execute();
+}
+
+/** Ends one session of the user; false when it is not theirs or already ended. */
+export async function deleteSessionOf(db: DbOrTrx, userId: string, sessionId: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('sessions')
+    .where('user_id', '=', userId)
+    .where('id', '=', sessionId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}

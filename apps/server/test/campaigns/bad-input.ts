@@ -35,7 +35,18 @@ const VOLATILE_TABLES = new Set([
   'kysely_migration_lock',
 ]);
 const VOLATILE_COLUMNS = new Set(['failed_attempts', 'locked_until', 'disabled', 'last_seen_at']);
-const TABLES = ['users', 'files', 'settings', 'audit_log', 'notifications', 'scenarios', 'runs', 'run_decisions'];
+const TABLES = [
+  'users',
+  'files',
+  'settings',
+  'audit_log',
+  'notifications',
+  'scenarios',
+  'runs',
+  'run_decisions',
+  'second_factors',
+  'recovery_codes',
+];
 
 async function snapshot(t: TestApp): Promise<string> {
   const hash = createHash('sha256');

@@ -40,7 +40,9 @@ async function signIn(): Promise<JsonAnswer<'/api/auth/login', 'post', 200>> {
   return (await response.json()) as JsonAnswer<'/api/auth/login', 'post', 200>;
 }
 
-const { user } = await signIn();
+const signedIn = await signIn();
+if (!signedIn.user) throw new Error('the contract user has no second factor, so sign-in must open a session');
+const user = signedIn.user;
 const { scenarios } = (await (await call('GET', '/api/sim/list')).json()) as JsonAnswer<'/api/sim/list', 'get', 200>;
 const scenario = scenarios[0]!;
 

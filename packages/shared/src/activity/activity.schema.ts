@@ -2,7 +2,16 @@ import { z } from 'zod';
 import { pageOf, pageQuerySchema, sortDirectionSchema } from '../paging/paging';
 import { timeZoneSchema } from '../time/time-zone.schema';
 
-export const LOGIN_EVENTS = ['login', 'logout', 'failed_login', 'password_change'] as const;
+export const LOGIN_EVENTS = [
+  'login',
+  'logout',
+  'failed_login',
+  'password_change',
+  'second_factor_added',
+  'second_factor_removed',
+  'recovery_code_used',
+  'failed_second_factor',
+] as const;
 export type LoginEventKind = (typeof LOGIN_EVENTS)[number];
 
 export const LOGIN_ACTIVITY_SORT_COLUMNS = ['email', 'role', 'event', 'timestamp'] as const;

@@ -1,4 +1,4 @@
-/** The special characters the password rule allows (and requires one of). */
+/** Special characters the generated passwords draw from; the rule itself takes any character that is not a letter or digit. */
 export const PASSWORD_SPECIALS = '@$!%*?&';
 export const PASSWORD_MIN_LENGTH = 8;
 /** Long enough for any passphrase, short enough that hashing cannot be used to exhaust the server. */
@@ -10,9 +10,14 @@ export const NEW_PASSWORD_RULE_MESSAGE =
   'New password must include upper, lower case, number, special character and be at least 8 characters long.';
 export const PASSWORDS_DO_NOT_MATCH_MESSAGE = 'New passwords do not match.';
 
-// None of the specials means anything inside a character class, so they go in as they are.
-const ALLOWED = new RegExp(`^[A-Za-z\\d${PASSWORD_SPECIALS}]+$`);
-const SPECIAL = new RegExp(`[${PASSWORD_SPECIALS}]`);
+// Any character is allowed (spaces, punctuation, any script), so passphrases work. Letters and digits of any
+// script count as upper, lower and number; everything else (a space, '!', '€') counts as a special character.
+const LOWER = /\p{Ll}/u;
+const UPPER = /\p{Lu}/u;
+const DIGIT = /\p{Nd}/u;
+const SPECIAL = /[^\p{L}\p{N}]/u;
+/** Characters counted as people see them (an emoji is one), so the length limit is the same in every script. */
+const characterCount = (password: string) => [...password].length;
 
 export interface PasswordCriteria {
   length: boolean;
@@ -24,20 +29,19 @@ export interface PasswordCriteria {
 
 export function passwordCriteria(password: string): PasswordCriteria {
   return {
-    length: password.length >= PASSWORD_MIN_LENGTH,
-    lower: /[a-z]/.test(password),
-    upper: /[A-Z]/.test(password),
-    digit: /\d/.test(password),
+    length: characterCount(password) >= PASSWORD_MIN_LENGTH,
+    lower: LOWER.test(password),
+    upper: UPPER.test(password),
+    digit: DIGIT.test(password),
     special: SPECIAL.test(password),
   };
 }
 
-/** The password rule: at least 8 characters, each of the four classes, and only those classes. */
+/** The password rule: 8 to 128 characters of any kind, with an upper and a lower case letter, a number and a special character. */
 export function meetsPasswordRule(password: string): boolean {
   const criteria = passwordCriteria(password);
   return (
-    password.length <= PASSWORD_MAX_LENGTH &&
-    ALLOWED.test(password) &&
+    characterCount(password) <= PASSWORD_MAX_LENGTH &&
     criteria.length &&
     criteria.lower &&
     criteria.upper &&
@@ -55,9 +59,19 @@ export interface PasswordStrength {
   label: string;
 }
 
-/** The strength bar: red at 2 criteria or fewer, yellow at 3, blue at 4, green at 5. */
+/** Length earns what character classes do: a long passphrase is strong even with few classes. */
+export const PASSPHRASE_LENGTH = 16;
+const LONG_PASSPHRASE_LENGTH = 24;
+
+/**
+ * The strength bar: each of the five criteria scores a point, and length scores on top (16 characters one
+ * more, 24 another), capped at 5. Red at 2 or fewer, yellow at 3, blue at 4, green at 5.
+ */
 export function passwordStrength(password: string): PasswordStrength {
-  const score = Object.values(passwordCriteria(password)).filter(Boolean).length;
+  const criteria = Object.values(passwordCriteria(password)).filter(Boolean).length;
+  const length = characterCount(password);
+  const lengthBonus = (length >= PASSPHRASE_LENGTH ? 1 : 0) + (length >= LONG_PASSPHRASE_LENGTH ? 1 : 0);
+  const score = Math.min(5, criteria + lengthBonus);
   if (score <= 2) return { score, color: 'red', label: 'Weak' };
   if (score === 3) return { score, color: 'yellow', label: 'Fair' };
   if (score === 4) return { score, color: 'blue', label: 'Good' };

@@ -176,3 +176,36 @@ export function loginEventBatches(
     batchSize,
   );
 }
+
+// Password spraying: one address failing sign-ins on many accounts.
+
+/** How many accounts failed to sign in from this address since the time given. */
+export async function distinctFailedAccountsFrom(db: DbOrTrx, ip: string, since: string): Promise<number> {
+  const row = await db
+    .selectFrom('login_events')
+    .select((eb) => eb.fn.count<string | number>('email').distinct().as('n'))
+    .where('ip', '=', ip)
+    .where('event', '=', 'failed_login')
+    .where('at', '>=', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export function sprayingAddresses(db: DbOrTrx, since: string, minAccounts: number) {
+  return db
+    .selectFrom('login_events')
+    .select((eb) => [
+      'ip',
+      eb.fn.count<string | number>('email').distinct().as('accounts'),
+      eb.fn.countAll<string | number>().as('failures'),
+      eb.fn.max('at').as('last_at'),
+    ])
+    .where('event', '=', 'failed_login')
+    .where('at', '>=', since)
+    .where('ip', 'is not', null)
+    .groupBy('ip')
+    .having((eb) => eb.fn.count('email').distinct(), '>=', minAccounts)
+    .orderBy('last_at', 'desc')
+    .limit(100)
+    .execute();
+}

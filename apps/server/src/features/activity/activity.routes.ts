@@ -4,6 +4,7 @@ import {
   loginActivityQuerySchema,
   loginActivityStatsQuerySchema,
   loginActivityStatsSchema,
+  sprayingListSchema,
 } from '@tradecraft/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/database';
@@ -15,6 +16,7 @@ import {
   LOGIN_ACTIVITY_FILENAMES,
   loginActivityPage,
   loginActivityStats,
+  passwordSprayingAddresses,
 } from './activity.service';
 
 /** User Monitoring: the sign-in events the auth routes record, for admins. */
@@ -78,4 +80,21 @@ export const activityRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { d
       },
     );
   }
+
+  app.get(
+    '/password-spraying',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['activity'],
+        operationId: 'listPasswordSpraying',
+        summary: 'Addresses failing on many accounts',
+        description:
+          'Addresses whose failed sign-ins in the last 15 minutes span three or more accounts; at ten accounts the ' +
+          'address is throttled (its sign-ins answer 429 until the window passes).',
+        response: { 200: sprayingListSchema },
+      },
+    },
+    async () => ({ addresses: await passwordSprayingAddresses(db) }),
+  );
 };

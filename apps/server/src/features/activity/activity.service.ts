@@ -5,6 +5,9 @@ import {
   LOGIN_ACTIVITY_CSV_FILENAME,
   LOGIN_ACTIVITY_XLSX_FILENAME,
   neutraliseSpreadsheetCell,
+  SPRAY_ACCOUNTS,
+  SPRAY_WINDOW_MS,
+  type SprayingAddress,
   startOfLocalDay,
   type LoginActivityPage,
   type LoginActivityStats,
@@ -16,10 +19,29 @@ import type { Db } from '../../db/database';
 import type { User } from '../../db/schema';
 import { spreadsheetStream, type SpreadsheetCell, type SpreadsheetFormat } from '../../plugins/downloads';
 import { recordAuditAlone } from '../audit/audit.service';
-import { listLoginEvents, loginEventBatches, loginEventCounts, type LoginEventFilters } from './activity.repository';
+import {
+  listLoginEvents,
+  loginEventBatches,
+  loginEventCounts,
+  sprayingAddresses,
+  type LoginEventFilters,
+} from './activity.repository';
 
 // Sign-in writes its events through here (auth), never through activity.repository.
-export { countUnknownEmailFailures, recordLoginEvent } from './activity.repository';
+export { countUnknownEmailFailures, distinctFailedAccountsFrom, recordLoginEvent } from './activity.repository';
+
+/** Addresses that failed sign-ins on several accounts in the spraying window; throttled ones at the limit. */
+export async function passwordSprayingAddresses(db: Db): Promise<SprayingAddress[]> {
+  const since = new Date(Date.now() - SPRAY_WINDOW_MS).toISOString();
+  const rows = await sprayingAddresses(db, since, Math.min(3, SPRAY_ACCOUNTS));
+  return rows.map((row) => ({
+    ip: row.ip ?? '',
+    accounts: Number(row.accounts),
+    failures: Number(row.failures),
+    lastAt: String(row.last_at),
+    throttled: Number(row.accounts) >= SPRAY_ACCOUNTS,
+  }));
+}
 
 type FilterQuery = z.output<typeof loginActivityFilterSchema>;
 

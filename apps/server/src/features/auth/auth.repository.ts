@@ -44,14 +44,18 @@ export async function claimSignInAttempt(
   return row?.failed_attempts;
 }
 
-/** Locks the account until the given time (the attempt that reached the threshold had a wrong password). */
-export async function lockAccount(db: DbOrTrx, userId: string, lockedUntil: string): Promise<void> {
-  await db
+/**
+ * Locks the account until the given time (the attempt that reached the threshold had a wrong password).
+ * True when this call set the lock.
+ */
+export async function lockAccount(db: DbOrTrx, userId: string, lockedUntil: string): Promise<boolean> {
+  const result = await db
     .updateTable('users')
     .set({ locked_until: lockedUntil })
     .where('id', '=', userId)
     .where('locked_until', 'is', null)
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 /**

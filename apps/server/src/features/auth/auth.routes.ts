@@ -2,12 +2,15 @@ import {
   AUTH_MESSAGES,
   loginInputSchema,
   PASSWORD_SIGN_IN_OFF,
+  loginResultSchema,
+  passkeyAssertInputSchema,
+  secondStepCodeInputSchema,
   okSchema,
   passwordChangeInputSchema,
   registerInputSchema,
   sessionUserSchema,
 } from '@tradecraft/shared';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
@@ -15,8 +18,26 @@ import { toSessionUser } from '../users/session-user';
 import { currentUser } from '../../plugins/access';
 import { errorResponses } from '../../plugins/docs';
 import { forbidden } from '../../errors';
-import { changePassword, registerUser, signIn, signOut, type Client, type LockoutPolicy } from './auth.service';
-import { clearSessionCookie, setSessionCookie } from '../../plugins/session-cookie';
+import {
+  changePassword,
+  completeSecondStep,
+  loadPendingSignIn,
+  registerUser,
+  SECOND_STEP_MS,
+  signIn,
+  signOut,
+  type Client,
+  type LockoutPolicy,
+} from './auth.service';
+import {
+  clearPendingCookie,
+  clearSessionCookie,
+  pendingCookieName,
+  setPendingCookie,
+  setSessionCookie,
+} from '../../plugins/session-cookie';
+import { passkeyAuthenticationOptions, secondStepMethods, type RelyingPartyFor } from './second-factor.service';
+import { setPendingChallenge } from './second-factors.repository';
 
 export interface AuthRoutesOptions {
   db: Db;
@@ -24,15 +45,16 @@ export interface AuthRoutesOptions {
   lockout: LockoutPolicy;
   /** False when only single sign-on may sign people in (LOCAL_LOGIN=false). */
   localLogin: boolean;
+  relyingParty: RelyingPartyFor;
 }
 
-function clientOf(request: FastifyRequest): Client {
+export function clientOf(request: FastifyRequest): Client {
   return { ip: request.ip ?? null, userAgent: request.headers['user-agent'] ?? null };
 }
 
 export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   app,
-  { db, secureCookies, lockout, localLogin },
+  { db, secureCookies, lockout, localLogin, relyingParty },
 ) => {
   const assertPasswordSignInOn = () => {
     if (!localLogin) throw forbidden(PASSWORD_SIGN_IN_OFF);
@@ -73,17 +95,104 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
           'Checks the email and password, sets the HttpOnly session cookie that every other operation needs and ends ' +
           'the session the browser held, if any. 401 for a wrong email or password (the same answer for both); 403 for ' +
           'a disabled or pending account (three wrong passwords disable it); 429 when the address or account is over ' +
-          'its sign-in limit.',
+          'its sign-in limit, or when the address failed on many accounts (password spraying). When the account has ' +
+          'a second factor, the answer has `user: null` and `secondStep` (the methods it may use) and sets a ' +
+          'five-minute pending cookie instead: the session starts after the second step.',
         body: loginInputSchema,
-        response: { 200: z.object({ user: sessionUserSchema }), ...errorResponses(401, 429) },
+        response: { 200: loginResultSchema, ...errorResponses(401, 429) },
       },
     },
     async (request, reply) => {
       assertPasswordSignInOn();
-      const { user, session } = await signIn(db, request.body, clientOf(request), lockout, request.sessionId);
-      setSessionCookie(reply, secureCookies, session.token);
-      return { user: toSessionUser(user) };
+      const result = await signIn(db, request.body, clientOf(request), lockout, request.sessionId);
+      if (result.pendingToken !== undefined) {
+        setPendingCookie(reply, secureCookies, result.pendingToken, SECOND_STEP_MS);
+        return { user: null, secondStep: { methods: await secondStepMethods(db, result.user.id) } };
+      }
+      setSessionCookie(reply, secureCookies, result.session.token);
+      return { user: toSessionUser(result.user), ...(result.mustEnrol ? { mustEnrol: true } : {}) };
     },
+  );
+
+  const pendingToken = (request: FastifyRequest) => request.cookies[pendingCookieName(secureCookies)];
+
+  /** Checks the second step and, when right, swaps the pending cookie for the session cookie. */
+  async function finishSecondStep(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    proof: { code: string } | { response: Record<string, unknown> },
+  ) {
+    const { user, session } = await completeSecondStep(
+      db,
+      pendingToken(request),
+      proof,
+      clientOf(request),
+      lockout,
+      relyingParty(request.headers.origin),
+      request.sessionId,
+    );
+    clearPendingCookie(reply, secureCookies);
+    setSessionCookie(reply, secureCookies, session.token);
+    return { user: toSessionUser(user) };
+  }
+
+  app.post(
+    '/login/code',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['auth'],
+        operationId: 'signInWithCode',
+        summary: 'Second step: a one-time code or a recovery code',
+        description:
+          'Completes a sign-in waiting for its second step with a 6-digit code from the authenticator app or one of ' +
+          'the recovery codes (each works once; using one is logged). 401 for a wrong code; 400 when no sign-in is ' +
+          'waiting (it lasts five minutes); wrong codes count toward the lockout (403 once locked).',
+        body: secondStepCodeInputSchema,
+        response: { 200: z.object({ user: sessionUserSchema }), ...errorResponses(401, 429) },
+      },
+    },
+    async (request, reply) => finishSecondStep(request, reply, { code: request.body.code }),
+  );
+
+  app.post(
+    '/login/passkey-options',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['auth'],
+        operationId: 'getSignInPasskeyOptions',
+        summary: 'Second step: the passkey challenge',
+        description:
+          'WebAuthn request options (a fresh challenge and the account’s passkeys) for the sign-in waiting for its ' +
+          'second step; 400 when none is waiting.',
+        response: { 200: z.object({ options: z.record(z.string(), z.unknown()) }), ...errorResponses(401, 429) },
+      },
+    },
+    async (request) => {
+      const { pending, user } = await loadPendingSignIn(db, pendingToken(request));
+      const options = await passkeyAuthenticationOptions(db, user.id, relyingParty(request.headers.origin));
+      await setPendingChallenge(db, pending.id, options.challenge);
+      return { options: options as unknown as Record<string, unknown> };
+    },
+  );
+
+  app.post(
+    '/login/passkey',
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['auth'],
+        operationId: 'signInWithPasskey',
+        summary: 'Second step: a passkey',
+        description:
+          'Completes the waiting sign-in with the passkey’s answer to the challenge. 401 when it does not verify ' +
+          '(counted toward the lockout like a wrong code); 400 when no sign-in is waiting.',
+        body: passkeyAssertInputSchema,
+        response: { 200: z.object({ user: sessionUserSchema }), ...errorResponses(401, 429) },
+      },
+    },
+    async (request, reply) => finishSecondStep(request, reply, { response: request.body.response }),
   );
 
   app.post(

@@ -1,15 +1,24 @@
-import { randomUUID } from 'node:crypto';
-import { AUTH_MESSAGES, FAILED_LOGIN_THRESHOLD, isAccountEmail, type registerInputSchema } from '@tradecraft/shared';
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  AUTH_MESSAGES,
+  FAILED_LOGIN_THRESHOLD,
+  isAccountEmail,
+  SECOND_FACTOR_MESSAGES,
+  SPRAY_ACCOUNTS,
+  SPRAY_WINDOW_MS,
+  type registerInputSchema,
+} from '@tradecraft/shared';
 import type { z } from 'zod';
 import { isoFromNow, nowIso } from '../../clock';
 import type { Db } from '../../db/database';
 import { isUniqueViolation } from '../../db/errors';
 import type { User } from '../../db/schema';
-import { AppError, badRequest, unauthorized } from '../../errors';
-import { recordLoginEvent } from '../activity/activity.service';
+import { AppError, badRequest, tooManyRequests, unauthorized } from '../../errors';
+import { distinctFailedAccountsFrom, recordLoginEvent } from '../activity/activity.service';
+import { recordAuditAlone } from '../audit/audit.service';
 import { endStreamsOfEndedSessions, notifyRecipients } from '../notifications/notifications.hub';
 import { insertNotifications, REGISTRATION_KIND } from '../notifications/notifications.service';
-import { findUserByEmail, insertUser, listAdminIds } from '../users/users.service';
+import { findUserByEmail, findUserById, insertUser, listAdminIds } from '../users/users.service';
 import { claimSignInAttempt, clearFailedAttempts, lockAccount, setPasswordHash } from './auth.repository';
 import { hashPassword, verifyAgainstNothing, verifyPassword } from './passwords';
 import {
@@ -22,7 +31,20 @@ import {
   incrementRateLimit,
   type RateLimit,
 } from './rate-limit';
-import { createSession, deleteSession, deleteUserSessions, type NewSession } from '../../plugins/sessions.repository';
+import {
+  createSession,
+  deleteSession,
+  deleteUserSessions,
+  hashToken,
+  type NewSession,
+} from '../../plugins/sessions.repository';
+import {
+  deletePendingSignIn,
+  deletePendingSignInsOf,
+  findPendingSignIn,
+  insertPendingSignIn,
+} from './second-factors.repository';
+import { checkSecondStep, secondFactorNeeds, type RelyingParty } from './second-factor.service';
 
 export interface Client {
   ip: string | null;
@@ -117,11 +139,12 @@ export async function signIn(
   client: Client,
   policy: LockoutPolicy,
   replacedSessionId: string | null = null,
-): Promise<{ user: User; session: NewSession }> {
+): Promise<SignInResult> {
   const email = input.email.trim().toLowerCase();
   const accountKey = `${client.ip ?? 'unknown'}:${email}`;
   await consumeRateLimit(db, LOGIN_PER_ADDRESS, client.ip ?? 'unknown');
   await assertUnderRateLimit(db, LOGIN_FAILURES_PER_ACCOUNT, accountKey);
+  await assertNotSpraying(db, client);
   const recordFailure = async (role: string) => {
     await incrementRateLimit(db, LOGIN_FAILURES_PER_ACCOUNT, accountKey);
     await recordLoginEvent(db, {
@@ -144,7 +167,7 @@ export async function signIn(
   const attempt = await countSignInAttempt(db, user.id, policy);
   if (attempt === undefined || attempt > FAILED_LOGIN_THRESHOLD) {
     // Locked, or locked just now by this attempt (one of a parallel burst): refused without checking the password.
-    if (attempt !== undefined) await lockUser(db, user.id, policy);
+    if (attempt !== undefined) await lockUser(db, user.id, policy, true);
     await recordFailure(user.role);
     throw disabledAccount();
   }
@@ -165,6 +188,103 @@ export async function signIn(
     throw new AppError(403, AUTH_MESSAGES.pending);
   }
 
+  const needs = await secondFactorNeeds(db, fresh);
+  if (needs.enrolled) return { user: fresh, pendingToken: await startPendingSignIn(db, fresh.id, client) };
+  return { ...(await completeSignIn(db, fresh, client, replacedSessionId)), mustEnrol: needs.required };
+}
+
+export type SignInResult =
+  | { user: User; session: NewSession; mustEnrol: boolean; pendingToken?: undefined }
+  | { user: User; pendingToken: string; session?: undefined };
+
+/** One address failing on many accounts is password spraying: it waits, whichever account it tries next. */
+async function assertNotSpraying(db: Db, client: Client): Promise<void> {
+  if (!client.ip) return;
+  const since = new Date(Date.now() - SPRAY_WINDOW_MS).toISOString();
+  if ((await distinctFailedAccountsFrom(db, client.ip, since)) >= SPRAY_ACCOUNTS) {
+    throw tooManyRequests(SECOND_FACTOR_MESSAGES.sprayThrottled, SPRAY_WINDOW_MS / 1000);
+  }
+}
+
+/** How long the second step may take after the right password. */
+export const SECOND_STEP_MS = 5 * 60 * 1000;
+
+async function startPendingSignIn(db: Db, userId: string, client: Client): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  await insertPendingSignIn(db, {
+    id: hashToken(token),
+    user_id: userId,
+    ip: client.ip,
+    user_agent: client.userAgent?.slice(0, 300) ?? null,
+    created_at: nowIso(),
+    expires_at: isoFromNow(SECOND_STEP_MS),
+  });
+  return token;
+}
+
+/** The pending sign-in of a cookie token with its user, or a 400 that sends the person back to the password. */
+export async function loadPendingSignIn(db: Db, token: string | undefined) {
+  const pending = token && token.length <= 100 ? await findPendingSignIn(db, hashToken(token), nowIso()) : undefined;
+  const user = pending ? await findUserById(db, pending.user_id) : undefined;
+  if (!pending || !user) throw badRequest(SECOND_FACTOR_MESSAGES.expired);
+  return { pending, user };
+}
+
+/**
+ * The second step: a one-time code, a recovery code or a passkey. Each attempt counts toward the lockout like a
+ * wrong password (the third locks the account); the right one ends the pending state and opens the session.
+ */
+export async function completeSecondStep(
+  db: Db,
+  token: string | undefined,
+  proof: { code: string } | { response: Record<string, unknown> },
+  client: Client,
+  policy: LockoutPolicy,
+  rp: RelyingParty,
+  replacedSessionId: string | null = null,
+): Promise<{ user: User; session: NewSession }> {
+  const { pending, user } = await loadPendingSignIn(db, token);
+  const attempt = await countSignInAttempt(db, user.id, policy);
+  if (attempt === undefined || attempt > FAILED_LOGIN_THRESHOLD) {
+    if (attempt !== undefined) await lockUser(db, user.id, policy, true);
+    await deletePendingSignIn(db, pending.id);
+    throw disabledAccount();
+  }
+  const method = await checkSecondStep(
+    db,
+    user,
+    'code' in proof ? proof : { response: proof.response, challenge: pending.challenge },
+    rp,
+  );
+  if (!method) {
+    await recordLoginEvent(db, { email: user.email, role: user.role, event: 'failed_second_factor', ip: client.ip });
+    if (attempt < FAILED_LOGIN_THRESHOLD) throw new AppError(401, SECOND_FACTOR_MESSAGES.wrongCode);
+    await lockUser(db, user.id, policy);
+    await deletePendingSignInsOf(db, user.id);
+    throw disabledAccount();
+  }
+  const fresh = await clearFailedAttempts(db, user.id, attempt);
+  if (!fresh || fresh.disabled === 1 || fresh.role === 'pending') throw disabledAccount();
+  await deletePendingSignIn(db, pending.id);
+  if (method === 'recovery') {
+    await recordLoginEvent(db, { email: user.email, role: user.role, event: 'recovery_code_used', ip: client.ip });
+    await recordAuditAlone(db, {
+      actor: user.email,
+      action: 'use recovery code',
+      details: 'Signed in with a recovery code',
+      screen: 'Sign in',
+    });
+  }
+  return completeSignIn(db, fresh, client, replacedSessionId);
+}
+
+async function completeSignIn(
+  db: Db,
+  fresh: User,
+  client: Client,
+  replacedSessionId: string | null,
+): Promise<{ user: User; session: NewSession }> {
+  const email = fresh.email;
   const signedIn = await db.transaction().execute(async (trx) => {
     if (replacedSessionId) await deleteSession(trx, replacedSessionId);
     const session = await createSession(trx, fresh.id, client);
@@ -190,14 +310,33 @@ function countSignInAttempt(db: Db, userId: string, policy: LockoutPolicy): Prom
   });
 }
 
-/** Locks the account and ends its sessions (and their notification streams). */
-async function lockUser(db: Db, userId: string, policy: LockoutPolicy): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await lockAccount(trx, userId, isoFromNow(policy.lockoutMs));
+/**
+ * Locks the account and ends its sessions (and their notification streams). When this call locked it (or the
+ * caller's attempt did), every admin is told by the bell; the notification lets them lift the lock at once.
+ */
+async function lockUser(db: Db, userId: string, policy: LockoutPolicy, lockedByAttempt = false): Promise<void> {
+  const { lockedNow, adminIds } = await db.transaction().execute(async (trx) => {
+    const lockedNow = (await lockAccount(trx, userId, isoFromNow(policy.lockoutMs))) || lockedByAttempt;
     await deleteUserSessions(trx, userId);
+    const user = lockedNow ? await findUserById(trx, userId) : undefined;
+    const adminIds = user ? await listAdminIds(trx) : [];
+    if (user) {
+      await insertNotifications(trx, adminIds, {
+        kind: ACCOUNT_LOCKED_NOTIFICATION,
+        message:
+          `${user.first_name} ${user.last_name} (${user.email}) was locked out after ${FAILED_LOGIN_THRESHOLD} failed ` +
+          `sign-ins; the lock lifts by itself in ${Math.round(policy.lockoutMs / 60_000)} minutes.`,
+        link: `/admin/users?unlock=${encodeURIComponent(userId)}`,
+      });
+    }
+    return { lockedNow, adminIds };
   });
   await endStreamsOfEndedSessions(db, [userId]);
+  if (lockedNow) await notifyRecipients(db, adminIds);
 }
+
+/** The kind of the bell notification an admin gets when an account is locked out. */
+export const ACCOUNT_LOCKED_NOTIFICATION = 'account-locked';
 
 export async function signOut(db: Db, user: User | null, sessionId: string | null, client: Client): Promise<void> {
   if (!sessionId || !user) return;

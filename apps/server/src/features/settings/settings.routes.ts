@@ -1,8 +1,20 @@
-import { difficultySchema, dismissSetupItemInputSchema, setupChecklistSchema } from '@tradecraft/shared';
+import {
+  difficultySchema,
+  dismissSetupItemInputSchema,
+  secondFactorPolicySchema,
+  setupChecklistSchema,
+} from '@tradecraft/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/database';
 import { currentUser } from '../../plugins/access';
-import { dismissSetupItem, getPlatformDifficulty, setPlatformDifficulty, setupChecklist } from './settings.service';
+import {
+  dismissSetupItem,
+  getPlatformDifficulty,
+  getSecondFactorPolicy,
+  setPlatformDifficulty,
+  setSecondFactorPolicy,
+  setupChecklist,
+} from './settings.service';
 
 export const settingsRoutes: FastifyPluginAsyncZod<{
   db: Db;
@@ -78,5 +90,38 @@ export const settingsRoutes: FastifyPluginAsyncZod<{
     async (request) => ({
       difficulty: await setPlatformDifficulty(db, currentUser(request), request.body.difficulty),
     }),
+  );
+
+  app.get(
+    '/second-factor-policy',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['settings'],
+        operationId: 'getSecondFactorPolicy',
+        summary: 'Who must use a second factor',
+        description: "'off' (the default: each person decides), 'admins' or 'everyone'.",
+        response: { 200: secondFactorPolicySchema },
+      },
+    },
+    async () => ({ policy: await getSecondFactorPolicy(db) }),
+  );
+
+  app.put(
+    '/second-factor-policy',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['settings'],
+        operationId: 'setSecondFactorPolicy',
+        summary: 'Set who must use a second factor',
+        description:
+          'Requires a second factor at sign-in for admins or for everyone, or for no one (audited). People it applies ' +
+          'to who have none are asked to enrol one right after signing in.',
+        body: secondFactorPolicySchema,
+        response: { 200: secondFactorPolicySchema },
+      },
+    },
+    async (request) => ({ policy: await setSecondFactorPolicy(db, currentUser(request), request.body.policy) }),
   );
 };

@@ -5,11 +5,13 @@ import {
   SETUP_ITEMS,
   type SetupChecklist,
   type SetupItem,
+  SECOND_FACTOR_POLICIES,
+  type SecondFactorPolicy,
 } from '@tradecraft/shared';
 import type { Db, DbOrTrx } from '../../db/database';
 import type { User } from '../../db/schema';
 import { recordAudit } from '../audit/audit.service';
-import { DIFFICULTY_SETTING_KEY, SETUP_DISMISSED_SETTING_KEY } from './setting-keys';
+import { DIFFICULTY_SETTING_KEY, SECOND_FACTOR_POLICY_KEY, SETUP_DISMISSED_SETTING_KEY } from './setting-keys';
 import { getSetting, putSetting, setupFacts } from './settings.repository';
 
 const DIFFICULTY_SCREEN = 'Difficulty Adjuster';
@@ -87,4 +89,33 @@ export async function dismissSetupItem(db: Db, admin: User, item: SetupItem): Pr
       screen: SETUP_SCREEN,
     });
   });
+const SECURITY_SCREEN = 'Settings';
+
+/** The second-factor policy; off unless an admin turned it on. */
+export async function getSecondFactorPolicy(db: DbOrTrx): Promise<SecondFactorPolicy> {
+  const value = await getSetting(db, SECOND_FACTOR_POLICY_KEY);
+  return SECOND_FACTOR_POLICIES.find((policy) => policy === value) ?? 'off';
+}
+
+/** Whether the policy asks this role for a second factor. */
+export function policyApplies(policy: SecondFactorPolicy, role: User['role']): boolean {
+  return policy === 'everyone' || (policy === 'admins' && role === 'admin');
+}
+
+export async function setSecondFactorPolicy(
+  db: Db,
+  admin: User,
+  policy: SecondFactorPolicy,
+): Promise<SecondFactorPolicy> {
+  await db.transaction().execute(async (trx) => {
+    const previous = await getSecondFactorPolicy(trx);
+    await putSetting(trx, SECOND_FACTOR_POLICY_KEY, policy);
+    await recordAudit(trx, {
+      actor: admin.email,
+      action: 'set second-factor policy',
+      details: `Changed who must use a second factor from ${previous} to ${policy}`,
+      screen: SECURITY_SCREEN,
+    });
+  });
+  return policy;
 }

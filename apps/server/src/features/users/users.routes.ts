@@ -21,7 +21,7 @@ import { currentUser } from '../../plugins/access';
 import { errorResponses } from '../../plugins/docs';
 import { toSessionUser } from './session-user';
 import { dashboardCounts, listManagedUsers, listPendingUsers, toManagedUser, userStats } from './users.repository';
-import { approveUser, rejectUser, updateUser } from './users.service';
+import { approveUser, endUserSessions, rejectUser, updateUser } from './users.service';
 
 export const usersRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }) => {
   app.get(
@@ -149,6 +149,27 @@ export const usersRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
     },
     async (request) => {
       await rejectUser(db, currentUser(request), request.params.id);
+      return { ok: true as const };
+    },
+  );
+
+  app.post(
+    '/:id/end-sessions',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['users'],
+        operationId: 'endUserSessions',
+        summary: "End a user's sessions",
+        description:
+          'Signs the user out everywhere (audited); they can sign in again. Ending your own signs you out too. 404 for ' +
+          'no such user.',
+        params: userIdParamsSchema,
+        response: { 200: okSchema, ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      await endUserSessions(db, currentUser(request), request.params.id);
       return { ok: true as const };
     },
   );

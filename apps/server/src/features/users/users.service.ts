@@ -157,3 +157,19 @@ export async function updateUser(
   if (disabled) await endStreamsOfEndedSessions(db, [id]);
   return updated;
 }
+
+/** Ends every session of the user (audited); the account itself is untouched. */
+export async function endUserSessions(db: Db, actor: User, id: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const user = await findUserForUpdate(trx, id);
+    if (!user) throw notFound('No such user.');
+    await deleteUserSessions(trx, id);
+    await recordAudit(trx, {
+      actor: actor.email,
+      action: 'end sessions',
+      details: `Ended every session of ${user.email}`,
+      screen: MANAGE_SCREEN,
+    });
+  });
+  await endStreamsOfEndedSessions(db, [id]);
+}

@@ -15,6 +15,7 @@ import { StatCard } from '../../../ui/stat-card';
 import { useServerTable } from '../../../ui/use-server-table';
 import { LOGIN_ACTIVITY_FILENAMES, loginActivityExportUrl, useLoginActivity } from '../api/get-login-activity';
 import { useLoginActivityStats } from '../api/get-login-activity-stats';
+import { SprayingPanel } from '../components/spraying-panel';
 
 const EVENT_COLORS: Record<string, string> = {
   login: 'green',
@@ -81,6 +82,7 @@ export default function UserMonitoringPage() {
         <StatCard label="Logouts today" value={stats.data?.logoutsToday} icon={IconLogout} color="gray" />
       </SimpleGrid>
       {stats.isError && <InlineLoadError what="The counts" error={stats.error} onRetry={() => void stats.refetch()} />}
+      <SprayingPanel />
 
       <Paper withBorder radius="md" p="md">
         <Stack gap="sm">

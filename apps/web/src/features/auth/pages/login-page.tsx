@@ -9,6 +9,7 @@ import { useSession } from '../../../lib/session';
 import { useLogin } from '../api/login';
 import { AuthFrame } from '../components/auth-frame';
 import { SingleSignOn, usePasswordSignIn } from '../components/single-sign-on';
+import { SecondStepForm } from '../components/second-step-form';
 
 interface LoginLocationState {
   registered?: boolean;
@@ -32,8 +33,27 @@ export default function LoginPage() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    login.mutate({ email, password }, { onSuccess: () => void navigate(destination, { replace: true }) });
+    login.mutate(
+      { email, password },
+      {
+        onSuccess: (result) => {
+          if (result.mustEnrol) void navigate(`${paths.settings}#second-factor`, { replace: true });
+          else if (result.user) void navigate(destination, { replace: true });
+        },
+      },
+    );
   };
+
+  if (login.data?.secondStep) {
+    return (
+      <AuthFrame title="Confirm it's you">
+        <SecondStepForm
+          methods={login.data.secondStep.methods}
+          onSignedIn={() => void navigate(destination, { replace: true })}
+        />
+      </AuthFrame>
+    );
+  }
 
   if (!passwordSignIn) {
     return (

@@ -1,4 +1,4 @@
-import { hasRole } from '@tradecraft/shared';
+import { hasRole, type AppNotification } from '@tradecraft/shared';
 import {
   ActionIcon,
   Anchor,
@@ -14,12 +14,13 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { IconBell, IconChecks } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../../lib/paths';
 import { useSession } from '../../../lib/session';
 import { useNotifications } from '../api/get-notifications';
 import { readSeenScenarioCount, useScenarioCount, writeSeenScenarioCount } from '../api/get-scenario-count';
+import { useLiftLock } from '../api/lift-lock';
 import { useMarkNotificationsRead } from '../api/mark-notifications-read';
 import { useNotificationStream } from '../api/use-notification-stream';
 
@@ -160,6 +161,7 @@ export function NotificationBell() {
                       link={item.link}
                       at={item.createdAt}
                       onNavigate={() => setOpened(false)}
+                      action={lockedUserOf(item) && <LiftLockButton userId={lockedUserOf(item)!} />}
                     />
                   ))}
                 </>
@@ -178,12 +180,15 @@ function NotificationItem({
   at,
   fresh,
   onNavigate,
+  action,
 }: {
   message: string;
   link: string | null;
   at?: string;
   fresh: boolean;
   onNavigate(): void;
+  /** A button that acts from the bell itself (lift a lock). */
+  action?: ReactNode;
 }) {
   return (
     <Stack
@@ -209,6 +214,36 @@ function NotificationItem({
           )}
         </Text>
       )}
+      {action}
     </Stack>
+  );
+}
+
+/** The locked account of an 'account-locked' notification (its link names it), else undefined. */
+function lockedUserOf(item: AppNotification): string | undefined {
+  if (item.kind !== 'account-locked' || !item.link) return undefined;
+  return new URL(item.link, window.location.origin).searchParams.get('unlock') ?? undefined;
+}
+
+function LiftLockButton({ userId }: { userId: string }) {
+  const lift = useLiftLock();
+  if (lift.isSuccess) {
+    return (
+      <Text size="xs" c="green" role="status">
+        Lock lifted.
+      </Text>
+    );
+  }
+  return (
+    <Group gap="xs">
+      <Button size="compact-xs" variant="light" loading={lift.isPending} onClick={() => lift.mutate(userId)}>
+        Lift lock now
+      </Button>
+      {lift.error && (
+        <Text size="xs" c="red" role="alert">
+          {lift.error.message}
+        </Text>
+      )}
+    </Group>
   );
 }

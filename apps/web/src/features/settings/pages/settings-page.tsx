@@ -16,6 +16,8 @@ import type { ReactNode } from 'react';
 import { usePreferences } from '../../../ui/preferences';
 import { ACCENT_ORDER, ACCENTS, type Accent } from '../../../ui/theme';
 import { ResetPasswordDialog } from '../components/reset-password-dialog';
+import { SecondFactorSection } from '../components/second-factor-section';
+import { SessionsSection } from '../components/sessions-section';
 
 const ACCENT_NAMES: Record<Accent, string> = { cyan: 'Cyan', teal: 'Teal', purple: 'Purple' };
 
@@ -51,7 +53,7 @@ export default function SettingsPage() {
     <Stack gap="lg" maw={720}>
       <div>
         <Title order={1}>Settings</Title>
-        <Text c="dimmed">How Tradecraft looks in this browser, and your password.</Text>
+        <Text c="dimmed">How Tradecraft looks in this browser, your password, two-step sign-in and sessions.</Text>
       </div>
 
       <Section title="Appearance" description="Kept in this browser and applied to every screen at once.">
@@ -96,6 +98,17 @@ export default function SettingsPage() {
             Reset Password
           </Button>
         </Group>
+      </Section>
+
+      <Section
+        title="Two-step sign-in"
+        description="After your password, sign-in asks for a passkey or a code from an authenticator app."
+      >
+        <SecondFactorSection />
+      </Section>
+
+      <Section title="Sessions" description="Where you are signed in. End any session you do not recognise.">
+        <SessionsSection />
       </Section>
 
       <ResetPasswordDialog opened={passwordOpened} onClose={password.close} />

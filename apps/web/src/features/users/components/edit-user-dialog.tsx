@@ -3,6 +3,7 @@ import { Alert, Button, Group, Modal, Select, SimpleGrid, Stack, Switch, Text, T
 import { notifications } from '@mantine/notifications';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
+import { useEndUserSessions } from '../api/end-user-sessions';
 import { useUpdateUser } from '../api/update-user';
 
 interface FormValues {
@@ -153,6 +154,7 @@ function EditUserForm({ user, isSelf, onClose }: { user: ManagedUser; isSelf: bo
           onChange={(event) => set('disabled', event.currentTarget.checked)}
           disabled={isSelf}
         />
+        <EndSessionsButton userId={user.id} name={`${user.firstName} ${user.lastName}`} />
         <Group justify="flex-end" mt="sm">
           <Button variant="default" onClick={onClose}>
             Cancel
@@ -163,5 +165,20 @@ function EditUserForm({ user, isSelf, onClose }: { user: ManagedUser; isSelf: bo
         </Group>
       </Stack>
     </form>
+  );
+}
+
+/** Signs the user out of every browser at once (they may sign in again). */
+function EndSessionsButton({ userId, name }: { userId: string; name: string }) {
+  const end = useEndUserSessions();
+  return (
+    <Group justify="space-between" wrap="wrap" gap="xs">
+      <Text size="sm" c="dimmed">
+        {end.isSuccess ? `${name} is signed out everywhere.` : 'Sign this user out of every browser.'}
+      </Text>
+      <Button variant="light" color="red" size="xs" loading={end.isPending} onClick={() => end.mutate(userId)}>
+        End all sessions
+      </Button>
+    </Group>
   );
 }

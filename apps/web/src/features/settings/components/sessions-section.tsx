@@ -1,0 +1,60 @@
+import { Badge, Button, Group, Stack, Text } from '@mantine/core';
+import { IconDevices } from '@tabler/icons-react';
+import { useActiveSessions, useEndOtherSessions, useEndSession } from '../api/security';
+
+/** Settings › Sessions: where the person is signed in; they end any other one, or all of them. */
+export function SessionsSection() {
+  const sessions = useActiveSessions();
+  const endOne = useEndSession();
+  const endOthers = useEndOtherSessions();
+  const list = sessions.data?.sessions ?? [];
+  const others = list.filter((session) => !session.current).length;
+  return (
+    <Stack gap="sm">
+      <Stack gap="xs" component="ul" p={0} m={0} style={{ listStyle: 'none' }} aria-label="Active sessions">
+        {list.map((session) => (
+          <Group key={session.id} component="li" justify="space-between" wrap="wrap" gap="xs">
+            <Group gap="sm" wrap="nowrap">
+              <IconDevices size={20} aria-hidden style={{ flexShrink: 0 }} />
+              <div>
+                <Text fw={500}>
+                  {session.device}{' '}
+                  {session.current && (
+                    <Badge size="sm" color="green" variant="light">
+                      This browser
+                    </Badge>
+                  )}
+                </Text>
+                <Text size="xs" c="dimmed">
+                  {session.ip ?? 'Unknown address'} · started {new Date(session.startedAt).toLocaleString()} · last seen{' '}
+                  {new Date(session.lastSeenAt).toLocaleString()}
+                </Text>
+              </div>
+            </Group>
+            {!session.current && (
+              <Button
+                variant="subtle"
+                color="red"
+                size="xs"
+                onClick={() => endOne.mutate(session.id)}
+                aria-label={`End session: ${session.device}, last seen ${new Date(session.lastSeenAt).toLocaleString()}`}
+              >
+                End
+              </Button>
+            )}
+          </Group>
+        ))}
+      </Stack>
+      <Group>
+        <Button
+          variant="default"
+          disabled={others === 0}
+          loading={endOthers.isPending}
+          onClick={() => endOthers.mutate()}
+        >
+          End all other sessions
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
