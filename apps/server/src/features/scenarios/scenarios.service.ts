@@ -27,12 +27,17 @@ import {
   findActiveScenario,
   findScenarioStates,
   insertScenario,
+  countActiveScenarios,
   listActiveScenarios,
   softDeleteScenario,
 } from './scenarios.repository';
 
 const CONFIGURATOR_SCREEN = 'Scenario Configurator';
 const UPLOAD_SCREEN = 'Upload Scenario';
+
+export async function countScenarios(db: Db): Promise<number> {
+  return countActiveScenarios(db);
+}
 
 export async function listScenarios(db: Db): Promise<ScenarioListItem[]> {
   const rows = await listActiveScenarios(db);
