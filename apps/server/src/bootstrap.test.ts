@@ -348,7 +348,7 @@ function clientOf(base: string, origin: string) {
     const session = response.headers.getSetCookie().find((line) => line.startsWith('tc_session='));
     if (session) cookie = session.split(';')[0]!;
     const text = await response.text();
-    return { status: response.status, json: (text ? JSON.parse(text) : null) as Record<string, any> };
+    return { status: response.status, json: text ? JSON.parse(text) : null };
   };
   return {
     call,
