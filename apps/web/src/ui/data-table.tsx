@@ -38,6 +38,8 @@ export interface ServerPaging {
   page: number;
   /** Rows matching the query on the server. */
   total: number;
+  /** The server stopped counting at `total`: there are more ("of 1,000+"). */
+  totalIsLowerBound?: boolean | undefined;
   onPageChange(page: number): void;
 }
 
@@ -285,7 +287,8 @@ export function DataTable<T>({
       {total > 0 && (
         <Group justify="space-between" gap="sm">
           <Text size="sm" c="dimmed" className="tabular-nums" aria-live="polite">
-            Showing {first.toLocaleString()}–{last.toLocaleString()} of {total.toLocaleString()} {itemName}
+            Showing {first.toLocaleString()}–{last.toLocaleString()} of {total.toLocaleString()}
+            {serverMode && paging.totalIsLowerBound ? '+' : ''} {itemName}
           </Text>
           <Pager page={page} pageCount={pages} onChange={goTo} label={`${label} pages`} />
         </Group>

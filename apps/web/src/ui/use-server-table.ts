@@ -25,7 +25,7 @@ interface TableState<F, S> {
 
 /** What a table query hook returns that the table draws (TanStack Query's result fits). */
 export interface ServerPageResult<T> {
-  data?: { items: T[]; total: number } | undefined;
+  data?: { items: T[]; total: number; totalIsLowerBound?: boolean | undefined } | undefined;
   isPending: boolean;
   isPlaceholderData: boolean;
   error: Error | null;
@@ -120,7 +120,12 @@ export function useServerTable<F extends Record<string, string>, S extends strin
       onRetry: () => void result.refetch(),
       sorting,
       onSortingChange,
-      paging: { page: state.page, total: result.data?.total ?? 0, onPageChange: setPage },
+      paging: {
+        page: state.page,
+        total: result.data?.total ?? 0,
+        totalIsLowerBound: result.data?.totalIsLowerBound,
+        onPageChange: setPage,
+      },
     };
   }
 
