@@ -314,8 +314,8 @@ export function pagesSection(
         pageRows,
       ),
       '',
-      'API fetches count a URL fetched twice twice: the notification bell fetches its list on mount and again when its',
-      'event stream connects, unless the two overlap (then the client merges them), so that count moves by one at random.',
+      'API fetches count a URL fetched twice twice (the notification bell fetches its list once, when its event stream',
+      'first connects, so the two counts agree).',
       '',
     );
     const countsStable = low.loads.every((load) => {

@@ -297,11 +297,13 @@ test.describe('progress and reporting', () => {
     const after = await countDashboardRequests();
 
     // One progress request carries everything; the rest is the app frame (session, notification bell, whose
-    // "new scenarios" notice reads the list once). Nothing is fetched per scenario (the seed fetched each one).
+    // "new scenarios" notice reads only the count). Nothing is fetched per scenario (the seed fetched each one),
+    // and the notifications once (not again when their stream opens).
     const progressPath = `/api/progress/user/${encodeURIComponent(trainee.email)}`;
-    const frame = ['/api/auth/me', '/api/notifications', '/api/notifications/stream', '/api/sim/list'];
+    const frame = ['/api/auth/me', '/api/notifications', '/api/notifications/stream', '/api/sim/list/count'];
     for (const requests of [before, after]) {
       expect(requests.filter((path) => path === progressPath)).toHaveLength(1);
+      expect(requests.filter((path) => path === '/api/notifications')).toHaveLength(1);
       expect(requests.filter((path) => path !== progressPath && !frame.includes(path))).toEqual([]);
       expect(requests.length).toBeLessThanOrEqual(8);
     }

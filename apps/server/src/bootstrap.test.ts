@@ -281,10 +281,17 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts `src/main.ts` as a real process; resolves once it listens, rejects if it exits first. */
-async function startServer(env: Record<string, string>) {
-  const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+/**
+ * Starts `src/main.ts` as a real process (or, `compiled`, the bundle `npm start` runs); resolves once it listens,
+ * rejects if it exits first. `port` and `env` may set the port and more of its environment.
+ */
+async function startServer(
+  env: Record<string, string>,
+  options: { compiled?: boolean; port?: number; env?: Record<string, string> } = {},
+) {
+  const port = options.port ?? (await freePort());
+  const entry = options.compiled ? ['--enable-source-maps', 'dist/main.js'] : ['--import', 'tsx', 'src/main.ts'];
+  const child = spawn(process.execPath, entry, {
     cwd: SERVER_DIR,
     env: {
       ...process.env,
@@ -294,6 +301,7 @@ async function startServer(env: Record<string, string>) {
       PUBLIC_ORIGIN: `http://127.0.0.1:${port}`,
       LOG_LEVEL: 'warn',
       WEB_DIST_DIR: path.join(os.tmpdir(), 'tradecraft-no-web'),
+      ...options.env,
     },
   });
   let output = '';
@@ -390,6 +398,137 @@ onPostgres?.('servers starting at the same moment on one empty PostgreSQL databa
         await holder.end();
       }
     } finally {
+      await database.drop();
+    }
+  }, 120_000);
+});
+
+/** A client of one server process: keeps its own cookie, sends the shared public origin. */
+function clientOf(base: string, origin: string) {
+  let cookie = '';
+  const call = async (method: string, url: string, body?: unknown) => {
+    const response = await fetch(`${base}${url}`, {
+      method,
+      headers: {
+        origin,
+        ...(cookie ? { cookie } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const session = response.headers.getSetCookie().find((line) => line.startsWith('tc_session='));
+    if (session) cookie = session.split(';')[0]!;
+    const text = await response.text();
+    return { status: response.status, json: text ? JSON.parse(text) : null };
+  };
+  return {
+    call,
+    get cookie() {
+      return cookie;
+    },
+    set cookie(value: string) {
+      cookie = value;
+    },
+  };
+}
+
+/** Reads a Server-Sent Events stream until an event of that name arrives (or fails after `timeoutMs`). */
+async function nextEvent(response: Response, name: string, timeoutMs = 10_000): Promise<void> {
+  const reader = response.body!.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  const deadline = Date.now() + timeoutMs;
+  try {
+    while (!text.includes(`event: ${name}`)) {
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`no "${name}" event within ${timeoutMs} ms:\n${text}`);
+      const chunk = await Promise.race([
+        reader.read(),
+        new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no "${name}" event: ${text}`)), left)),
+      ]);
+      if (chunk.done) throw new Error(`the stream ended before "${name}":\n${text}`);
+      text += decoder.decode(chunk.value);
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+onPostgres?.('two compiled servers on one PostgreSQL database, as behind a load balancer', () => {
+  it('share sessions, rate limits, notifications and runs: what one does, the other sees', async () => {
+    const { buildServerIfStale } = (await import(path.join(SERVER_DIR, '../../scripts/build-server.mjs'))) as {
+      buildServerIfStale: () => Promise<void>;
+    };
+    await buildServerIfStale();
+    const database = await freshPostgresDatabase('two_servers');
+    const ports = [await freePort(), await freePort()] as const;
+    // Behind one public address: both answer for it and take its Origin.
+    const origin = `http://127.0.0.1:${ports[0]}`;
+    const shared = {
+      PUBLIC_ORIGIN: origin,
+      TRUSTED_HOSTS: ports.map((port) => `127.0.0.1:${port}`).join(','),
+      ADMIN_EMAIL: 'lead@example.com',
+      ADMIN_PASSWORD: PASSWORD,
+      RUN_STARTS_PER_MINUTE: '3',
+    };
+    // Both start at the same moment on the empty database: one migrates, the other waits for it.
+    const servers = await Promise.all(
+      ports.map((port) => startServer(database.env, { compiled: true, port, env: shared })),
+    );
+    try {
+      const started = await Promise.allSettled(servers.map((server) => server.listening));
+      expect(started.map((result) => (result.status === 'rejected' ? String(result.reason) : 'up'))).toEqual([
+        'up',
+        'up',
+      ]);
+      const [a, b] = ports.map((port) => clientOf(`http://127.0.0.1:${port}`, origin)) as [
+        ReturnType<typeof clientOf>,
+        ReturnType<typeof clientOf>,
+      ];
+
+      // A session made on one server is valid on the other; signing out on the other ends it on both.
+      expect((await a.call('POST', '/api/auth/login', { email: 'lead@example.com', password: PASSWORD })).status).toBe(
+        200,
+      );
+      b.cookie = a.cookie;
+      expect((await b.call('GET', '/api/auth/me')).json).toMatchObject({ user: { email: 'lead@example.com' } });
+
+      // A notification written by one server reaches a stream held open on the other (LISTEN/NOTIFY).
+      const stream = await fetch(`http://127.0.0.1:${ports[1]}/api/notifications/stream`, {
+        headers: { cookie: b.cookie, origin },
+      });
+      await nextEvent(stream, 'ready');
+      const stranger = clientOf(`http://127.0.0.1:${ports[0]}`, origin);
+      const registered = await stranger.call('POST', '/api/auth/register', {
+        firstName: 'Nadia',
+        lastName: 'Okafor',
+        email: 'nadia@example.com',
+        password: PASSWORD,
+      });
+      expect(registered.status).toBe(201);
+      await nextEvent(stream, 'notification');
+      await stream.body!.cancel();
+      expect((await b.call('GET', '/api/notifications')).json.unread).toBeGreaterThan(0);
+
+      // A run started on one server is played on the other, and read back on the first.
+      const scenarioId = (await a.call('GET', '/api/sim/list')).json.scenarios[0].id as string;
+      const startedRun = await a.call('POST', '/api/runs', { scenarioId });
+      expect(startedRun.status).toBe(201);
+      const runId = startedRun.json.run.id as string;
+      const ended = await b.call('POST', `/api/runs/${runId}/end`, {});
+      expect(ended.json.run).toMatchObject({ id: runId, status: 'ended' });
+      expect((await a.call('GET', `/api/runs/${runId}`)).json.run.status).toBe('ended');
+
+      // The run-start limit (3 a minute here) counts starts on both servers together.
+      expect((await b.call('POST', '/api/runs', { scenarioId })).status).toBe(201);
+      expect((await a.call('POST', '/api/runs', { scenarioId })).status).toBe(201);
+      expect((await b.call('POST', '/api/runs', { scenarioId })).status).toBe(429);
+
+      expect((await b.call('POST', '/api/auth/logout', {})).status).toBe(200);
+      expect((await a.call('GET', '/api/auth/me')).json).toEqual({ user: null });
+      expect((await a.call('GET', '/api/notifications')).status).toBe(401);
+    } finally {
+      await Promise.all(servers.map((server) => server.stop()));
       await database.drop();
     }
   }, 120_000);

@@ -79,8 +79,12 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'));
   process.on('SIGTERM', () => void stop('SIGTERM'));
 
-  await app.listen({ port: config.port, host: config.host });
+  // A class of trainees signing in at once opens hundreds of connections together: Node's default listen queue
+  // (511) drops the rest, and their browsers wait seconds to retry. The kernel caps it at net.core.somaxconn.
+  await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
   console.log(`  Tradecraft is running at ${config.publicOrigin}\n`);
 }
+
+const LISTEN_BACKLOG = 4096;
 
 void main();

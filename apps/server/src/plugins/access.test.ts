@@ -61,6 +61,7 @@ const EXPECTED: Record<string, Access> = {
   'POST /api/notifications/read': 'signedIn',
   'GET /api/notifications/stream': 'signedIn',
   'GET /api/sim/list': 'signedIn',
+  'GET /api/sim/list/count': 'signedIn',
   'GET /api/sim/:id': 'signedIn',
   'DELETE /api/sim/delete-scenario/:id': 'admin',
   'POST /api/sim/upload-scenario': 'admin',

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { isoFromNow, nowIso } from '../clock';
 import type { DbOrTrx } from '../db/database';
+import { reusableQuery } from '../db/reusable-query';
 import type { User } from '../db/schema';
 
 export const SESSION_COOKIE = 'tc_session';
@@ -50,17 +51,24 @@ export interface LoadedSession {
   user: User;
 }
 
-/** The live session for a cookie token with its user re-read, or null when expired, idle or unusable. */
-export async function loadSession(db: DbOrTrx, token: string): Promise<LoadedSession | null> {
-  if (token.length < 20 || token.length > 100) return null;
-  const id = hashToken(token);
-  const row = await db
+// Every signed-in request reads its session: built and compiled once.
+const sessionQuery = reusableQuery<
+  { id: string },
+  User & { session_id: string; last_seen_at: string; expires_at: string }
+>((db, param) =>
+  db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .selectAll('users')
     .select(['sessions.id as session_id', 'sessions.last_seen_at', 'sessions.expires_at'])
-    .where('sessions.id', '=', id)
-    .executeTakeFirst();
+    .where('sessions.id', '=', param('id')),
+);
+
+/** The live session for a cookie token with its user re-read, or null when expired, idle or unusable. */
+export async function loadSession(db: DbOrTrx, token: string): Promise<LoadedSession | null> {
+  if (token.length < 20 || token.length > 100) return null;
+  const id = hashToken(token);
+  const [row] = await sessionQuery(db, { id });
   if (!row) return null;
   const now = Date.now();
   const idleFor = now - Date.parse(row.last_seen_at);

@@ -49,6 +49,8 @@ export interface ServerPaging {
   page: number;
   /** Rows matching the query on the server. */
   total: number;
+  /** The server stopped counting at `total`: there are more ("of 1,000+"). */
+  totalIsLowerBound?: boolean | undefined;
   onPageChange(page: number): void;
   /** Given: the table offers "Rows per page" (PAGE_SIZE_CHOICES). */
   onPageSizeChange?(size: number): void;
@@ -299,7 +301,8 @@ export function DataTable<T>({
         <Group justify="space-between" gap="sm">
           <Group gap="md">
             <Text size="sm" c="dimmed" className="tabular-nums" aria-live="polite">
-              Showing {first.toLocaleString()}–{last.toLocaleString()} of {total.toLocaleString()} {itemName}
+              Showing {first.toLocaleString()}–{last.toLocaleString()} of {total.toLocaleString()}
+              {serverMode && paging.totalIsLowerBound ? '+' : ''} {itemName}
             </Text>
             {serverMode && paging.onPageSizeChange && (
               <NativeSelect

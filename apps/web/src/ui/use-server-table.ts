@@ -27,7 +27,7 @@ interface TableState<F, S> {
 
 /** What a table query hook returns that the table draws (TanStack Query's result fits). */
 export interface ServerPageResult<T> {
-  data?: { items: T[]; total: number } | undefined;
+  data?: { items: T[]; total: number; totalIsLowerBound?: boolean | undefined } | undefined;
   isPending: boolean;
   isPlaceholderData: boolean;
   error: Error | null;
@@ -154,6 +154,7 @@ export function useServerTable<F extends Record<string, string>, S extends strin
       paging: {
         page: state.page,
         total: result.data?.total ?? 0,
+        totalIsLowerBound: result.data?.totalIsLowerBound,
         onPageChange: setPage,
         onPageSizeChange: setPageSize,
       },

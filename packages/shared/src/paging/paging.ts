@@ -19,6 +19,11 @@ export function pageOf<T extends z.ZodType>(item: T) {
   return z.object({
     items: z.array(item),
     total: z.number().int(),
+    /**
+     * True when the count stopped at `total` and there are more rows (shown as "1,000+"): long lists count only
+     * as far as the pager's next pages, so a page costs the same however large the table grows.
+     */
+    totalIsLowerBound: z.boolean().optional(),
     page: z.number().int(),
     pageSize: z.number().int(),
   });

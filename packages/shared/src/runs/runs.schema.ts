@@ -97,7 +97,11 @@ export const runDecisionSchema = z.object({
   timeMs: z.number().int().nullable(),
   at: z.string(),
   ...decisionCreditFields,
-  /** The revealed key and per-element feedback; null for decisions recorded before step kinds existed. */
+  /**
+   * The revealed key and per-element feedback; null for decisions recorded before step kinds existed, and in
+   * the player's responses while the run is in progress (answering, moving on, a hint: the current answer
+   * carries its own result). Reading the run (GET) and every finished run's state carry them all.
+   */
   result: stepResultSchema.nullable(),
 });
 export type RunDecision = z.infer<typeof runDecisionSchema>;

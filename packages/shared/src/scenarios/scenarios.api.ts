@@ -63,6 +63,10 @@ export type ScenarioListItem = z.infer<typeof scenarioListItemSchema>;
 export const scenarioListSchema = z.object({ scenarios: z.array(scenarioListItemSchema) });
 export type ScenarioList = z.infer<typeof scenarioListSchema>;
 
+/** GET /api/sim/list/count: how many scenarios the list holds (the trainee's bell compares it with what they saw). */
+export const scenarioCountSchema = z.object({ count: z.number().int().nonnegative() });
+export type ScenarioCount = z.infer<typeof scenarioCountSchema>;
+
 // --- One scenario: whole for admins, without the answers for trainees --------------------------------
 // Response schemas strip every field they do not name, so a trainee's view cannot carry an answer even
 // if one slipped into the object the server built.

@@ -9,6 +9,7 @@ import * as signInLockout from './2026_11_23_0101_sign_in_lockout';
 import * as analystSteps from './2026_11_23_0401_analyst_steps';
 import * as feedbackMarksAsWords from './2026_11_23_0601_feedback_marks_as_words';
 import * as firstAdminAndHandledNotifications from './2026_11_23_0701_first_admin_and_handled_notifications';
+import * as trigramSearch from './2026_11_23_0801_trigram_search';
 import * as accountSecurity from './2026_11_23_1101_account_security';
 import * as singleSignOn from './2026_11_23_1201_single_sign_on';
 import * as apiTokens from './2026_11_23_1202_api_tokens';
@@ -25,6 +26,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_0401_analyst_steps': analystSteps,
   '2026_11_23_0601_feedback_marks_as_words': feedbackMarksAsWords,
   '2026_11_23_0701_first_admin_and_handled_notifications': firstAdminAndHandledNotifications,
+  '2026_11_23_0801_trigram_search': trigramSearch,
   '2026_11_23_1101_account_security': accountSecurity,
   '2026_11_23_1201_single_sign_on': singleSignOn,
   '2026_11_23_1202_api_tokens': apiTokens,

@@ -1,6 +1,7 @@
 import type { LoginActivitySortColumn, LoginEventKind, SortDirection } from '@tradecraft/shared';
 import type { SelectQueryBuilder } from 'kysely';
 import { nowIso } from '../../clock';
+import { boundedCount, countCapFor } from '../../db/bounded-count';
 import type { DbOrTrx } from '../../db/database';
 import type { Database, LoginEventsTable } from '../../db/schema';
 import { containsIgnoringCase } from '../../db/contains';
@@ -96,15 +97,16 @@ export async function listLoginEvents(
   db: DbOrTrx,
   filters: LoginEventFilters,
   options: PageOptions,
-): Promise<{ rows: LoginEventRow[]; total: number }> {
+): Promise<{ rows: LoginEventRow[]; total: number; totalIsLowerBound?: boolean }> {
   const columns = ['id', 'email', 'role', 'event', 'at'] as const;
   const countQuery = filteredEvents(db, filters).select((eb) => eb.fn.countAll<number>().as('count'));
   if (!filters.search?.trim()) {
+    // Without a search the total is counted only as far as the pager needs (bounded, "1,000+").
     const [rows, count] = await Promise.all([
       ordered(filteredEvents(db, filters).select(columns), options).execute(),
-      countQuery.executeTakeFirstOrThrow(),
+      boundedCount(db, filteredEvents(db, filters).select('id'), countCapFor(options.page, options.pageSize)),
     ]);
-    return { rows, total: Number(count.count) };
+    return { rows, ...count };
   }
   const total = Number((await countQuery.executeTakeFirstOrThrow()).count);
   if (total === 0 || (options.page - 1) * options.pageSize >= total) return { rows: [], total };

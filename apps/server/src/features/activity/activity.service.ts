@@ -55,10 +55,11 @@ export async function loginActivityPage(
   db: Db,
   query: z.output<typeof loginActivityQuerySchema>,
 ): Promise<LoginActivityPage> {
-  const { rows, total } = await listLoginEvents(db, toLoginEventFilters(query), query);
+  const { rows, total, totalIsLowerBound = false } = await listLoginEvents(db, toLoginEventFilters(query), query);
   return {
     items: rows.map((row) => ({ id: row.id, email: row.email, role: row.role, event: row.event, timestamp: row.at })),
     total,
+    totalIsLowerBound,
     page: query.page,
     pageSize: query.pageSize,
   };

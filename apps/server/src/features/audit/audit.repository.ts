@@ -1,6 +1,7 @@
 import type { AuditSortColumn, SortDirection } from '@tradecraft/shared';
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../../db/database';
+import { boundedCount, countCapFor, type BoundedTotal } from '../../db/bounded-count';
 import { containsIgnoringCase } from '../../db/contains';
 import { keysetBatches } from '../../db/keyset-batches';
 
@@ -46,7 +47,7 @@ export async function listAuditEntries(
   db: DbOrTrx,
   filters: AuditFilters,
   options: { sort: AuditSortColumn; dir: SortDirection; page: number; pageSize: number },
-): Promise<{ rows: AuditRow[]; total: number }> {
+): Promise<{ rows: AuditRow[] } & BoundedTotal> {
   const { sort, dir, page, pageSize } = options;
   let rowsQuery = filteredAudit(db, filters).select(['id', 'actor', 'action', 'details', 'screen', 'at']);
   if (sort !== 'timestamp') rowsQuery = rowsQuery.orderBy(sql`lower(coalesce(${sql.ref(sort)}, ''))`, dir);
@@ -57,11 +58,9 @@ export async function listAuditEntries(
       .limit(pageSize)
       .offset((page - 1) * pageSize)
       .execute(),
-    filteredAudit(db, filters)
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .executeTakeFirstOrThrow(),
+    boundedCount(db, filteredAudit(db, filters).select('id'), countCapFor(page, pageSize)),
   ]);
-  return { rows, total: Number(count.count) };
+  return { rows, ...count };
 }
 
 /** Every matching entry, oldest first, in keyset batches on (at, id) so memory stays flat. */

@@ -54,7 +54,7 @@ function toAuditFilters(query: Omit<AuditLogQuery, 'sort' | 'dir' | 'page' | 'pa
 }
 
 export async function auditLogPage(db: Db, query: AuditLogQuery): Promise<AuditPage> {
-  const { rows, total } = await listAuditEntries(db, toAuditFilters(query), query);
+  const { rows, total, totalIsLowerBound } = await listAuditEntries(db, toAuditFilters(query), query);
   return {
     items: rows.map((row) => ({
       id: row.id,
@@ -65,6 +65,7 @@ export async function auditLogPage(db: Db, query: AuditLogQuery): Promise<AuditP
       timestamp: row.at,
     })),
     total,
+    totalIsLowerBound,
     page: query.page,
     pageSize: query.pageSize,
   };

@@ -155,8 +155,23 @@ describe('GET /api/audit/logs', () => {
       })),
     );
     const third = await logs('actor=bulk&page=3');
-    expect(third).toMatchObject({ total: 21, page: 3, pageSize: 10 });
+    expect(third).toMatchObject({ total: 21, totalIsLowerBound: false, page: 3, pageSize: 10 });
     expect(third.items).toHaveLength(1);
+  });
+
+  it('counts a long log only as far as the pager needs: "1,000+", growing as the pages go deeper', async () => {
+    for (let batch = 0; batch < 3; batch++)
+      await insertAudit(
+        Array.from({ length: 400 }, (_, index) => ({
+          actor: 'bulk@example.com',
+          action: `bulk ${batch * 400 + index}`,
+          at: at('2026-04-01'),
+        })),
+      );
+    expect(await logs('actor=bulk')).toMatchObject({ total: 1000, totalIsLowerBound: true });
+    // Page 96 of 10 counts past the next five pages (1,010 rows), still short of all 1,200.
+    expect(await logs('actor=bulk&page=96')).toMatchObject({ total: 1010, totalIsLowerBound: true });
+    expect(await logs('actor=bulk&page=100&pageSize=100')).toMatchObject({ total: 1200, totalIsLowerBound: false });
   });
 
   it('is for admins only', async () => {

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { ScenarioDefinition, ScenarioSource } from '@tradecraft/shared';
 import type { DbOrTrx } from '../../db/database';
 import type { Run, User } from '../../db/schema';
@@ -57,6 +57,7 @@ export async function insertScenario(
     })),
   };
   const now = new Date().toISOString();
+  const text = JSON.stringify(definition);
   await db
     .insertInto('scenarios')
     .values({
@@ -65,10 +66,10 @@ export async function insertScenario(
       type: definition.type,
       difficulty: definition.difficulty,
       description: definition.description,
-      definition: JSON.stringify(definition),
+      definition: text,
       step_count: definition.steps.length,
       origin: 'upload',
-      content_hash: id,
+      content_hash: createHash('sha256').update(text).digest('hex'),
       source_file_id: null,
       created_at: now,
       updated_at: now,

@@ -1,5 +1,6 @@
 import { PASS_MARK_RATIO, type SortDirection, type TrainingProgressSortColumn } from '@tradecraft/shared';
 import { sql, type Expression, type Selectable, type SqlBool } from 'kysely';
+import { boundedCount, countCapFor, type BoundedTotal } from '../../db/bounded-count';
 import type { DbOrTrx } from '../../db/database';
 import { containsIgnoringCase } from '../../db/contains';
 import type { Run, RunDecisionsTable, Scenario } from '../../db/schema';
@@ -219,13 +220,15 @@ const ROW_COLUMNS = [
   'runs.finished_at',
 ] as const;
 
-/** Every run has its user (runs.user_id is a cascading foreign key), so without a search no join is needed. */
-async function countRuns(db: DbOrTrx, filters: TrainingProgressFilters): Promise<number> {
+/**
+ * Every run has its user (runs.user_id is a cascading foreign key), so without a search no join is needed; the
+ * count stops where the pager no longer needs it (bounded, "1,000+").
+ */
+function countRuns(db: DbOrTrx, filters: TrainingProgressFilters, paging: TrainingProgressPaging) {
   const query = filters.search?.trim()
-    ? filteredRuns(db, filters).select((eb) => eb.fn.countAll<number>().as('count'))
-    : db.selectFrom('runs').select((eb) => eb.fn.countAll<number>().as('count'));
-  const row = await query.executeTakeFirstOrThrow();
-  return Number(row.count);
+    ? filteredRuns(db, filters).select('runs.id')
+    : db.selectFrom('runs').select('runs.id');
+  return boundedCount(db, query, countCapFor(paging.page, paging.pageSize));
 }
 
 export interface TrainingProgressPaging {
@@ -259,12 +262,12 @@ export async function listTrainingProgress(
   db: DbOrTrx,
   filters: TrainingProgressFilters,
   options: TrainingProgressPaging,
-): Promise<{ rows: TrainingProgressRowData[]; total: number }> {
-  const [rows, total] = await Promise.all([
+): Promise<{ rows: TrainingProgressRowData[] } & BoundedTotal> {
+  const [rows, count] = await Promise.all([
     trainingProgressPageQuery(db, filters, options).execute(),
-    countRuns(db, filters),
+    countRuns(db, filters, options),
   ]);
-  return { rows, total };
+  return { rows, ...count };
 }
 
 /**

@@ -48,7 +48,7 @@ export async function trainingProgressPage(
   db: Db,
   query: z.output<typeof trainingProgressQuerySchema>,
 ): Promise<TrainingProgressPage> {
-  const { rows, total } = await listTrainingProgress(db, { search: query.search }, query);
+  const { rows, total, totalIsLowerBound } = await listTrainingProgress(db, { search: query.search }, query);
   const tallies = await tallySkillsOfRuns(
     db,
     rows.map((row) => row.id),
@@ -58,6 +58,7 @@ export async function trainingProgressPage(
   return {
     items: rows.map((row) => ({ ...toRow(row), skills: skillScoresOf(byRun.get(row.id) ?? []) })),
     total,
+    totalIsLowerBound,
     page: query.page,
     pageSize: query.pageSize,
   };

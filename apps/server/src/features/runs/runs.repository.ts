@@ -1,61 +1,110 @@
 import type { NextStep } from '@tradecraft/shared';
 import type { Insertable, Selectable } from 'kysely';
 import type { DbOrTrx } from '../../db/database';
+import { reusableQuery } from '../../db/reusable-query';
 import type { Run, RunDecisionsTable, StepReviewsTable } from '../../db/schema';
 
 export type RunDecisionRow = Selectable<RunDecisionsTable>;
 
-/** The columns of a scenario the run engine reads (deleted ones too: old runs still show their data). */
+/** What the run engine reads of a run's scenario besides its definition (deleted ones too: old runs still show their data). */
 export interface ScenarioForRun {
   id: string;
   name: string;
-  step_count: number;
-  definition: string;
+  content_hash: string;
+  updated_at: string;
   deleted_at: string | null;
 }
 
-export function findScenarioForRun(db: DbOrTrx, id: string): Promise<ScenarioForRun | undefined> {
-  return db
+/** A run with its scenario's columns (undefined scenario when the row is gone), read in one statement. */
+export interface RunWithScenario {
+  run: Run;
+  scenario: ScenarioForRun | undefined;
+}
+
+const scenarioForRunQuery = reusableQuery<{ id: string }, ScenarioForRun>((db, param) =>
+  db
     .selectFrom('scenarios')
-    .select(['id', 'name', 'step_count', 'definition', 'deleted_at'])
-    .where('id', '=', id)
-    .executeTakeFirst();
+    .select(['id', 'name', 'content_hash', 'updated_at', 'deleted_at'])
+    .where('id', '=', param('id')),
+);
+
+export async function findScenarioForRun(db: DbOrTrx, id: string): Promise<ScenarioForRun | undefined> {
+  return (await scenarioForRunQuery(db, { id }))[0];
+}
+
+const definitionQuery = reusableQuery<{ id: string }, { definition: string }>((db, param) =>
+  db.selectFrom('scenarios').select('definition').where('id', '=', param('id')),
+);
+
+/** A scenario's stored definition text (read only when the parsed one is not already kept). */
+export async function findScenarioDefinition(db: DbOrTrx, id: string): Promise<string | undefined> {
+  return (await definitionQuery(db, { id }))[0]?.definition;
+}
+
+type RunScenarioRow = Run & {
+  s_id: string | null;
+  s_name: string | null;
+  s_content_hash: string | null;
+  s_updated_at: string | null;
+  s_deleted_at: string | null;
+};
+
+const runWithScenarioQuery = reusableQuery<{ id: string }, RunScenarioRow>((db, param) =>
+  db
+    .selectFrom('runs')
+    .leftJoin('scenarios', 'scenarios.id', 'runs.scenario_id')
+    .selectAll('runs')
+    .select([
+      'scenarios.id as s_id',
+      'scenarios.name as s_name',
+      'scenarios.content_hash as s_content_hash',
+      'scenarios.updated_at as s_updated_at',
+      'scenarios.deleted_at as s_deleted_at',
+    ])
+    .where('runs.id', '=', param('id')),
+);
+
+/** A run and its scenario's columns in one statement; undefined when there is no such run. */
+export async function findRunWithScenario(db: DbOrTrx, id: string): Promise<RunWithScenario | undefined> {
+  const row = (await runWithScenarioQuery(db, { id }))[0];
+  if (!row) return undefined;
+  const { s_id, s_name, s_content_hash, s_updated_at, s_deleted_at, ...run } = row;
+  return {
+    run,
+    scenario:
+      s_id === null
+        ? undefined
+        : {
+            id: s_id,
+            name: s_name ?? '',
+            content_hash: s_content_hash ?? '',
+            updated_at: s_updated_at ?? '',
+            deleted_at: s_deleted_at,
+          },
+  };
 }
 
 export async function insertRun(db: DbOrTrx, run: Run): Promise<void> {
   await db.insertInto('runs').values(run).execute();
 }
 
-export function findRun(db: DbOrTrx, id: string): Promise<Run | undefined> {
-  return db.selectFrom('runs').selectAll().where('id', '=', id).executeTakeFirst();
+const runQuery = reusableQuery<{ id: string }, Run>((db, param) =>
+  db.selectFrom('runs').selectAll().where('id', '=', param('id')),
+);
+
+export async function findRun(db: DbOrTrx, id: string): Promise<Run | undefined> {
+  return (await runQuery(db, { id }))[0];
 }
+
+const decisionsQuery = reusableQuery<{ runId: string }, RunDecisionRow>((db, param) =>
+  db.selectFrom('run_decisions').selectAll().where('run_id', '=', param('runId')).orderBy('seq', 'asc'),
+);
 
 export function listDecisions(db: DbOrTrx, runId: string): Promise<RunDecisionRow[]> {
-  return db.selectFrom('run_decisions').selectAll().where('run_id', '=', runId).orderBy('seq', 'asc').execute();
+  return decisionsQuery(db, { runId });
 }
 
-/**
- * Claims the run's current step for one answer: succeeds only while that step is current and unanswered
- * in a run in progress, so of two answers racing for the same step exactly one gets the claimed run back
- * (as it is after the claim). On PostgreSQL the row stays locked until the transaction ends, so the loser
- * re-checks the condition after the winner commits.
- */
-export function claimCurrentStepReturningRun(
-  db: DbOrTrx,
-  claim: { runId: string; stepId: string; at: string },
-): Promise<Run | undefined> {
-  return db
-    .updateTable('runs')
-    .set({ current_answered: 1, updated_at: claim.at })
-    .where('id', '=', claim.runId)
-    .where('status', '=', 'in_progress')
-    .where('current_step_id', '=', claim.stepId)
-    .where('current_answered', '=', 0)
-    .returningAll()
-    .executeTakeFirst();
-}
-
-/** What an answer changes on its (claimed) run. */
+/** What an answer changes on its run. */
 export type AnsweredRunChanges = Pick<
   Run,
   | 'score_thousandths'
@@ -67,14 +116,78 @@ export type AnsweredRunChanges = Pick<
   | 'updated_at'
 >;
 
-/** Writes an answer's figures on the run claimed for it and returns the run as it now is. */
-export function recordAnswer(db: DbOrTrx, runId: string, changes: AnsweredRunChanges): Promise<Run> {
-  return db
+/** The run as the answer was decided on: the claim succeeds only while these are unchanged. */
+export type AnswerBasis = Pick<
+  Run,
+  | 'id'
+  | 'current_step_id'
+  | 'visit_submitted'
+  | 'hint_opened'
+  | 'score_thousandths'
+  | 'played_steps'
+  | 'pending_reviews'
+>;
+
+const claimAnswerQuery = reusableQuery<
+  AnsweredRunChanges & {
+    runId: string;
+    stepId: string;
+    basisVisitSubmitted: number;
+    basisHintOpened: number;
+    basisScore: number;
+    basisPlayed: number;
+    basisPending: number;
+  },
+  Run
+>((db, param) =>
+  db
     .updateTable('runs')
-    .set({ ...changes, visit_submitted: 1 })
-    .where('id', '=', runId)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+    .set({
+      current_answered: 1,
+      visit_submitted: 1,
+      score_thousandths: param('score_thousandths'),
+      played_steps: param('played_steps'),
+      percent_base: param('percent_base'),
+      pending_reviews: param('pending_reviews'),
+      last_option_index: param('last_option_index'),
+      last_credit_thousandths: param('last_credit_thousandths'),
+      updated_at: param('updated_at'),
+    })
+    .where('id', '=', param('runId'))
+    .where('status', '=', 'in_progress')
+    .where('current_step_id', '=', param('stepId'))
+    .where('current_answered', '=', 0)
+    .where('visit_submitted', '=', param('basisVisitSubmitted'))
+    .where('hint_opened', '=', param('basisHintOpened'))
+    .where('score_thousandths', '=', param('basisScore'))
+    .where('played_steps', '=', param('basisPlayed'))
+    .where('pending_reviews', '=', param('basisPending'))
+    .returningAll(),
+);
+
+/**
+ * Claims the run's current step for one answer and writes the answer's figures, in one statement: it succeeds
+ * only while that step is current and unanswered in a run in progress and the figures the answer was decided
+ * on (visit, hint, score, steps played, reviews) are unchanged, so of two answers racing for the same step
+ * exactly one gets the run back (as it is after the answer). On PostgreSQL the row stays locked until the
+ * transaction ends, so the loser re-checks the condition after the winner commits.
+ */
+export async function claimAnswer(
+  db: DbOrTrx,
+  basis: AnswerBasis,
+  changes: AnsweredRunChanges,
+): Promise<Run | undefined> {
+  const rows = await claimAnswerQuery(db, {
+    ...changes,
+    runId: basis.id,
+    stepId: basis.current_step_id,
+    basisVisitSubmitted: basis.visit_submitted,
+    basisHintOpened: basis.hint_opened,
+    basisScore: basis.score_thousandths,
+    basisPlayed: basis.played_steps,
+    basisPending: basis.pending_reviews,
+  });
+  return rows[0];
 }
 
 /** Records that the current step's hint was opened; undefined when that step is no longer current. */
@@ -89,19 +202,35 @@ export function openHint(db: DbOrTrx, hint: { runId: string; stepId: string; at:
     .executeTakeFirst();
 }
 
-export async function nextDecisionSeq(db: DbOrTrx, runId: string): Promise<number> {
-  const row = await db
-    .selectFrom('run_decisions')
-    .select((eb) => eb.fn.max('seq').as('last'))
-    .where('run_id', '=', runId)
-    .executeTakeFirst();
-  return Number(row?.last ?? 0) + 1;
-}
+const insertDecisionQuery = reusableQuery<Omit<RunDecisionRow, 'id'>, { id: number | bigint }>((db, param) =>
+  db
+    .insertInto('run_decisions')
+    .values({
+      run_id: param('run_id'),
+      seq: param('seq'),
+      step_id: param('step_id'),
+      option_index: param('option_index'),
+      correct: param('correct'),
+      decision: param('decision'),
+      feedback: param('feedback'),
+      technique: param('technique'),
+      time_ms: param('time_ms'),
+      at: param('at'),
+      kind: param('kind'),
+      skill: param('skill'),
+      credit_thousandths: param('credit_thousandths'),
+      first_submission: param('first_submission'),
+      scored: param('scored'),
+      hint_used: param('hint_used'),
+      result: param('result'),
+    })
+    .returning('id'),
+);
 
-/** Inserts a decision and returns its id. */
-export async function insertDecision(db: DbOrTrx, decision: Insertable<RunDecisionsTable>): Promise<number> {
-  const row = await db.insertInto('run_decisions').values(decision).returning('id').executeTakeFirstOrThrow();
-  return Number(row.id);
+/** Inserts a decision and returns it as stored. */
+export async function insertDecision(db: DbOrTrx, decision: Omit<RunDecisionRow, 'id'>): Promise<RunDecisionRow> {
+  const rows = await insertDecisionQuery(db, decision);
+  return { ...decision, id: Number(rows[0]!.id) };
 }
 
 /** Opens a written answer's review for an instructor. */

@@ -11,6 +11,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/database';
 import { currentUser } from '../../plugins/access';
 import { errorResponses } from '../../plugins/docs';
+import { fastSerializerCompiler } from '../../plugins/fast-serializer';
 import { answerStep, endRun, getRun, moveOn, openStepHint, runStartsLimit, startRun } from './runs.service';
 
 // A written answer may be up to MAX_WRITE_TEXT_CHARS; a longer one (even a megabyte) must reach the schema and be
@@ -30,6 +31,7 @@ export const runsRoutes: FastifyPluginAsyncZod<{ db: Db; runStartsPerMinute: num
     '',
     {
       config: { access: 'signedIn' },
+      serializerCompiler: fastSerializerCompiler,
       schema: {
         tags: ['runs'],
         operationId: 'startRun',
@@ -51,6 +53,7 @@ export const runsRoutes: FastifyPluginAsyncZod<{ db: Db; runStartsPerMinute: num
     '/:id',
     {
       config: { access: 'signedIn' },
+      serializerCompiler: fastSerializerCompiler,
       schema: {
         tags: ['runs'],
         operationId: 'getRun',
@@ -69,6 +72,7 @@ export const runsRoutes: FastifyPluginAsyncZod<{ db: Db; runStartsPerMinute: num
     '/:id/answer',
     {
       config: { access: 'signedIn' },
+      serializerCompiler: fastSerializerCompiler,
       bodyLimit: ANSWER_BODY_LIMIT,
       schema: {
         tags: ['runs'],
@@ -90,6 +94,7 @@ export const runsRoutes: FastifyPluginAsyncZod<{ db: Db; runStartsPerMinute: num
     '/:id/hint',
     {
       config: { access: 'signedIn' },
+      serializerCompiler: fastSerializerCompiler,
       schema: {
         tags: ['runs'],
         operationId: 'openStepHint',
@@ -108,6 +113,7 @@ export const runsRoutes: FastifyPluginAsyncZod<{ db: Db; runStartsPerMinute: num
     '/:id/next',
     {
       config: { access: 'signedIn' },
+      serializerCompiler: fastSerializerCompiler,
       schema: {
         tags: ['runs'],
         operationId: 'moveOn',
@@ -126,6 +132,7 @@ export const runsRoutes: FastifyPluginAsyncZod<{ db: Db; runStartsPerMinute: num
     '/:id/end',
     {
       config: { access: 'signedIn' },
+      serializerCompiler: fastSerializerCompiler,
       schema: {
         tags: ['runs'],
         operationId: 'endRun',

@@ -7,6 +7,7 @@ import {
   resolveNextStep,
   RUN_MESSAGES,
   runPercentBase,
+  STEP_KINDS,
   shownOrder,
   stepSkill,
   toThousandths,
@@ -24,6 +25,7 @@ import {
   type ScenarioDefinition,
   type ScenarioStep,
   type StartRunInput,
+  type StepKind,
   type TechniqueScore,
 } from '@tradecraft/shared';
 import { techniqueKey, techniqueRef } from '@tradecraft/shared/attack';
@@ -42,19 +44,20 @@ import {
   skillScores,
 } from './run-figures';
 import {
-  claimCurrentStepReturningRun,
+  claimAnswer,
   endRun as endRunRow,
   findRun,
+  findRunWithScenario,
+  findScenarioDefinition,
   findScenarioForRun,
   insertDecision,
   insertReview,
   insertRun,
   listDecisions,
   moveRunReturningRun,
-  nextDecisionSeq,
   openHint,
-  recordAnswer,
   type RunDecisionRow,
+  type RunWithScenario,
   type ScenarioForRun,
 } from './runs.repository';
 
@@ -72,12 +75,35 @@ interface LoadedScenario {
   deleted: boolean;
 }
 
-async function loadScenario(db: DbOrTrx, id: string): Promise<LoadedScenario | undefined> {
-  const row = await findScenarioForRun(db, id);
-  if (!row) return undefined;
+// Every answer and move needs its scenario's parsed definition; reading and parsing the whole text each time
+// cost more than the rest of the request. Parsed definitions are kept by scenario id, content hash and change
+// time (a changed scenario has a new hash and time, so it is never served from a stale parse), shared between
+// requests and never mutated.
+const DEFINITIONS_KEPT = 64;
+const definitions = new Map<string, ScenarioDefinition>();
+
+async function definitionOf(db: DbOrTrx, row: ScenarioForRun): Promise<ScenarioDefinition> {
+  const key = `${row.id}\n${row.content_hash}\n${row.updated_at}`;
+  const kept = definitions.get(key);
+  if (kept) return kept;
+  const text = await findScenarioDefinition(db, row.id);
   // The scenarios feature stores the checked, normalised definition (every option an object).
-  const definition = parseStoredDefinition(row.definition) ?? { ...emptyDefinition, name: row.name };
-  return { row, definition, deleted: row.deleted_at !== null };
+  const definition = (text === undefined ? null : parseStoredDefinition(text)) ?? {
+    ...emptyDefinition,
+    name: row.name,
+  };
+  definitions.set(key, definition);
+  if (definitions.size > DEFINITIONS_KEPT) definitions.delete(definitions.keys().next().value!);
+  return definition;
+}
+
+async function loadedScenario(db: DbOrTrx, row: ScenarioForRun | undefined): Promise<LoadedScenario | undefined> {
+  if (!row) return undefined;
+  return { row, definition: await definitionOf(db, row), deleted: row.deleted_at !== null };
+}
+
+async function loadScenario(db: DbOrTrx, id: string): Promise<LoadedScenario | undefined> {
+  return loadedScenario(db, await findScenarioForRun(db, id));
 }
 
 const emptyDefinition: ScenarioDefinition = { name: '', type: '', difficulty: 1, description: '', steps: [] };
@@ -267,8 +293,13 @@ function techniqueScores(decisions: readonly RunDecisionRow[]): TechniqueScore[]
     .sort((a, b) => b.credit - a.credit || a.id.localeCompare(b.id));
 }
 
-function toRunDecision(decision: RunDecisionRow, stepTitle: string | null): RunDecision {
-  const result = parseStepResult(decision.result);
+/**
+ * A decision as the timeline shows it. Without `withResult` its recorded result is left out (parsed only for a
+ * written answer's review status): see runDecisionSchema.result.
+ */
+function toRunDecision(decision: RunDecisionRow, stepTitle: string | null, withResult: boolean): RunDecision {
+  const knownKind = (STEP_KINDS as readonly string[]).includes(decision.kind) && decision.kind !== 'write';
+  const result = withResult || !knownKind ? parseStepResult(decision.result) : null;
   return {
     seq: decision.seq,
     stepId: decision.step_id,
@@ -280,14 +311,14 @@ function toRunDecision(decision: RunDecisionRow, stepTitle: string | null): RunD
     technique: decision.technique ? techniqueRef(decision.technique) : null,
     timeMs: decision.time_ms,
     at: decision.at,
-    kind: result?.kind ?? 'choice',
+    kind: result?.kind ?? (knownKind ? (decision.kind as StepKind) : 'choice'),
     skill: decisionSkill(decision),
     credit: decision.credit_thousandths / 1000,
     firstSubmission: decision.first_submission === 1,
     scored: decision.scored === 1,
     hintUsed: decision.hint_used === 1,
     reviewStatus: result?.kind === 'write' ? (result.review?.status ?? null) : null,
-    result,
+    result: withResult ? result : null,
   };
 }
 
@@ -297,7 +328,10 @@ function describeRun(
   decisions: RunDecisionRow[],
   scenario: LoadedScenario | undefined,
   viewer: User,
+  view: 'read' | 'play' = 'read',
 ): RunState {
+  // The player's own responses leave the earlier results out while the run goes on; a finished run shows them.
+  const withResults = view === 'read' || run.status !== 'in_progress';
   const steps = scenario?.definition.steps ?? [];
   const stepById = new Map(steps.map((step) => [step.id, step]));
   const playable = run.status === 'in_progress' && scenario !== undefined && !scenario.deleted;
@@ -332,33 +366,30 @@ function describeRun(
     readOnly: run.user_id !== viewer.id,
     currentStep: current && scenario ? redactStep(run, scenario.definition, current) : null,
     answer: current ? currentAnswer(run, steps, current, decisions.at(-1)) : null,
-    timeline: decisions.map((decision) => toRunDecision(decision, stepById.get(decision.step_id)?.title ?? null)),
+    timeline: decisions.map((decision) =>
+      toRunDecision(decision, stepById.get(decision.step_id)?.title ?? null, withResults),
+    ),
   };
 }
 
-async function loadRunState(db: DbOrTrx, run: Run, viewer: User): Promise<RunState> {
-  const [decisions, scenario] = await Promise.all([listDecisions(db, run.id), loadScenario(db, run.scenario_id)]);
-  return describeRun(run, decisions, scenario, viewer);
-}
-
-/** A run the viewer may read: their own, or anyone's for an admin; 404 for everyone else. */
-async function readableRun(db: DbOrTrx, viewer: User, id: string): Promise<Run> {
-  const run = await findRun(db, id);
-  if (!run || (run.user_id !== viewer.id && viewer.role !== 'admin')) throw notFound(RUN_MESSAGES.runNotFound);
-  return run;
+/** A run the viewer may read (their own, or anyone's for an admin; 404 for everyone else), with its scenario's columns. */
+async function readableRun(db: DbOrTrx, viewer: User, id: string): Promise<RunWithScenario> {
+  const found = await findRunWithScenario(db, id);
+  if (!found || (found.run.user_id !== viewer.id && viewer.role !== 'admin')) throw notFound(RUN_MESSAGES.runNotFound);
+  return found;
 }
 
 /** A run the viewer may play: only their own (an admin reading someone's run gets 403). */
-async function playableRun(db: DbOrTrx, viewer: User, id: string): Promise<Run> {
-  const run = await readableRun(db, viewer, id);
-  if (run.user_id !== viewer.id) throw forbidden(RUN_MESSAGES.notOwner);
-  if (run.status !== 'in_progress') throw conflict(RUN_MESSAGES.finished);
-  return run;
+async function playableRun(db: DbOrTrx, viewer: User, id: string): Promise<RunWithScenario> {
+  const found = await readableRun(db, viewer, id);
+  if (found.run.user_id !== viewer.id) throw forbidden(RUN_MESSAGES.notOwner);
+  if (found.run.status !== 'in_progress') throw conflict(RUN_MESSAGES.finished);
+  return found;
 }
 
 /** The scenario a run plays on, refusing when it was deleted since the run started. */
-async function liveScenario(db: DbOrTrx, run: Run): Promise<LoadedScenario> {
-  const scenario = await loadScenario(db, run.scenario_id);
+async function liveScenario(db: DbOrTrx, found: RunWithScenario): Promise<LoadedScenario> {
+  const scenario = await loadedScenario(db, found.scenario);
   if (!scenario || scenario.deleted) throw gone(RUN_MESSAGES.scenarioDeleted);
   return scenario;
 }
@@ -413,7 +444,9 @@ async function startRunOn(db: Db, user: User, input: StartRunInput, limit: RateL
 }
 
 async function getRunOn(db: Db, viewer: User, id: string): Promise<RunState> {
-  return loadRunState(db, await readableRun(db, viewer, id), viewer);
+  const found = await readableRun(db, viewer, id);
+  const [decisions, scenario] = await Promise.all([listDecisions(db, id), loadedScenario(db, found.scenario)]);
+  return describeRun(found.run, decisions, scenario, viewer);
 }
 
 /**
@@ -422,8 +455,9 @@ async function getRunOn(db: Db, viewer: User, id: string): Promise<RunState> {
  * the score and any review are written in one transaction, and only one answer per step is taken.
  */
 async function answerStepOn(db: Db, user: User, id: string, input: AnswerInput): Promise<AnswerResult> {
-  const run = await playableRun(db, user, id);
-  const scenario = await liveScenario(db, run);
+  const found = await playableRun(db, user, id);
+  const { run } = found;
+  const scenario = await liveScenario(db, found);
   if (input.stepId !== run.current_step_id) throw conflict(RUN_MESSAGES.notCurrentStep);
   if (run.current_answered === 1) throw conflict(RUN_MESSAGES.alreadyAnswered);
   const { definition } = scenario;
@@ -433,34 +467,36 @@ async function answerStepOn(db: Db, user: User, id: string, input: AnswerInput):
   if (malformed) throw badRequest(malformed);
   const technique = techniqueKey(step.mitre_attack);
   const scored = step.scored !== false;
+  const firstSubmission = run.visit_submitted === 0;
+  const graded = gradeStep(step, input, {
+    order: orderOf(run.id, step),
+    hintOpened: run.hint_opened === 1,
+    hintCost: hintCostOf(definition, step),
+    firstSubmission,
+  });
+  const counted = firstSubmission && scored;
+  const pendingReview = graded.result.kind === 'write' && graded.result.review !== null;
+  const playedSteps = run.played_steps + (counted ? 1 : 0);
 
-  const answered = await db.transaction().execute(async (trx) => {
+  const { answered, decisions } = await db.transaction().execute(async (trx) => {
     const at = nowIso();
-    // The claimed row is read under the claim: the visit and the score may have moved since the checks above.
-    const fresh = await claimCurrentStepReturningRun(trx, { runId: run.id, stepId: step.id, at });
-    if (!fresh) throw conflict(await lostRaceMessage(trx, run.id, RUN_MESSAGES.alreadyAnswered));
-    const firstSubmission = fresh.visit_submitted === 0;
-    const graded = gradeStep(step, input, {
-      order: orderOf(run.id, step),
-      hintOpened: fresh.hint_opened === 1,
-      hintCost: hintCostOf(definition, step),
-      firstSubmission,
-    });
-    const counted = firstSubmission && scored;
-    const pendingReview = graded.result.kind === 'write' && graded.result.review !== null;
-    const playedSteps = fresh.played_steps + (counted ? 1 : 0);
-    const updated = await recordAnswer(trx, run.id, {
-      score_thousandths: fresh.score_thousandths + graded.earnedThousandths,
+    // One statement claims the step and writes the figures decided above; it finds nothing to change when
+    // another answer, a hint or a move changed the run since it was read.
+    const claimed = await claimAnswer(trx, run, {
+      score_thousandths: run.score_thousandths + graded.earnedThousandths,
       played_steps: playedSteps,
-      percent_base: runPercentBase({ status: 'in_progress', playedSteps, bestPathSteps: fresh.best_path_steps }),
-      pending_reviews: fresh.pending_reviews + (pendingReview ? 1 : 0),
+      percent_base: runPercentBase({ status: 'in_progress', playedSteps, bestPathSteps: run.best_path_steps }),
+      pending_reviews: run.pending_reviews + (pendingReview ? 1 : 0),
       last_option_index: graded.fileOptionIndex,
       last_credit_thousandths: graded.rawThousandths,
       updated_at: at,
     });
-    const decisionId = await insertDecision(trx, {
+    if (!claimed) throw conflict(await lostRaceMessage(trx, run.id, RUN_MESSAGES.alreadyAnswered));
+    // Read under the claim, so no other answer to this run can add a decision in between.
+    const earlier = await listDecisions(trx, run.id);
+    const decision = await insertDecision(trx, {
       run_id: run.id,
-      seq: await nextDecisionSeq(trx, run.id),
+      seq: (earlier.at(-1)?.seq ?? 0) + 1,
       step_id: step.id,
       option_index: graded.fileOptionIndex,
       correct: graded.rawThousandths >= 1000 ? 1 : 0,
@@ -474,12 +510,12 @@ async function answerStepOn(db: Db, user: User, id: string, input: AnswerInput):
       credit_thousandths: graded.earnedThousandths,
       first_submission: firstSubmission ? 1 : 0,
       scored: scored ? 1 : 0,
-      hint_used: fresh.hint_opened,
+      hint_used: run.hint_opened,
       result: JSON.stringify(graded.result),
     });
     if (pendingReview) {
       await insertReview(trx, {
-        decision_id: decisionId,
+        decision_id: decision.id,
         run_id: run.id,
         user_id: run.user_id,
         scenario_id: run.scenario_id,
@@ -490,11 +526,11 @@ async function answerStepOn(db: Db, user: User, id: string, input: AnswerInput):
         submitted_at: at,
       });
     }
-    return updated;
+    return { answered: claimed, decisions: [...earlier, decision] };
   });
 
-  // The run as this answer left it, drawn with the scenario already loaded above.
-  const state = describeRun(answered, await listDecisions(db, run.id), scenario, user);
+  // The run as this answer left it, drawn with the scenario and decisions already loaded above.
+  const state = describeRun(answered, decisions, scenario, user, 'play');
   const shown = state.answer;
   if (!shown) throw conflict(RUN_MESSAGES.scenarioChanged);
   return {
@@ -513,8 +549,9 @@ async function answerStepOn(db: Db, user: User, id: string, input: AnswerInput):
  * it charges the step's hint cost on that submission; opened after, it is free.
  */
 async function openHintOn(db: Db, user: User, id: string, stepId: string): Promise<HintResult> {
-  const run = await playableRun(db, user, id);
-  const scenario = await liveScenario(db, run);
+  const found = await playableRun(db, user, id);
+  const { run } = found;
+  const scenario = await liveScenario(db, found);
   if (stepId !== run.current_step_id) throw conflict(RUN_MESSAGES.notCurrentStep);
   const step = scenario.definition.steps.find((candidate) => candidate.id === run.current_step_id);
   if (!step) throw conflict(RUN_MESSAGES.scenarioChanged);
@@ -524,7 +561,7 @@ async function openHintOn(db: Db, user: User, id: string, stepId: string): Promi
   const charged = run.visit_submitted === 0 && step.scored !== false && cost > 0;
   const opened = await openHint(db, { runId: run.id, stepId: step.id, at: nowIso() });
   if (!opened) throw conflict(await lostRaceMessage(db, run.id, RUN_MESSAGES.notCurrentStep));
-  const state = describeRun(opened, await listDecisions(db, run.id), scenario, user);
+  const state = describeRun(opened, await listDecisions(db, run.id), scenario, user, 'play');
   return { hint: step.hint ?? hint, cost: charged ? cost : 0, charged, run: state };
 }
 
@@ -533,8 +570,9 @@ async function openHintOn(db: Db, user: User, id: string, stepId: string): Promi
  * consequence), back to the same step for a Retry, or past the last step to completion.
  */
 async function moveOnOn(db: Db, user: User, id: string): Promise<RunState> {
-  const run = await playableRun(db, user, id);
-  const scenario = await liveScenario(db, run);
+  const found = await playableRun(db, user, id);
+  const { run } = found;
+  const scenario = await liveScenario(db, found);
   if (run.current_answered !== 1 || run.last_option_index === null) throw conflict(RUN_MESSAGES.notAnswered);
   const steps = scenario.definition.steps;
   const step = steps.find((candidate) => candidate.id === run.current_step_id);
@@ -555,12 +593,13 @@ async function moveOnOn(db: Db, user: User, id: string): Promise<RunState> {
     at: nowIso(),
   });
   if (!moved) throw conflict(await lostRaceMessage(db, run.id, RUN_MESSAGES.notAnswered));
-  return describeRun(moved, await listDecisions(db, run.id), scenario, user);
+  return describeRun(moved, await listDecisions(db, run.id), scenario, user, 'play');
 }
 
 /** End Simulation: finishes at once with status ended; the score so far stays, over at least the best path. */
 async function endRunOn(db: Db, user: User, id: string): Promise<RunState> {
-  const run = await playableRun(db, user, id);
+  const found = await playableRun(db, user, id);
+  const { run } = found;
   const ended = await endRunRow(db, {
     runId: run.id,
     playedSteps: run.played_steps,
@@ -568,7 +607,8 @@ async function endRunOn(db: Db, user: User, id: string): Promise<RunState> {
     at: nowIso(),
   });
   if (!ended) throw conflict(await lostRaceMessage(db, run.id, RUN_MESSAGES.alreadyAnswered));
-  return loadRunState(db, ended, user);
+  const [decisions, scenario] = await Promise.all([listDecisions(db, run.id), loadedScenario(db, found.scenario)]);
+  return describeRun(ended, decisions, scenario, user);
 }
 
 // Each request of the run engine runs its queries on one connection held from start to finish. On SQLite (one

@@ -2,7 +2,7 @@ import { shownOrder, type RunState } from '@tradecraft/shared';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helper';
 import { deleteScenario, FIXTURE_FEEDBACK, FIXTURE_SCENARIO, insertScenario } from './runs.fixtures';
-import { claimCurrentStepReturningRun, moveRunReturningRun } from './runs.repository';
+import { claimAnswer, moveRunReturningRun } from './runs.repository';
 
 /** Where an option of the fixture (by its index in the file) is shown in a run: options come in a per-run shuffle. */
 function shown(runId: string, stepId: string, fileIndex: number): number {
@@ -428,10 +428,31 @@ describe('the run engine', () => {
     // Whatever the timing of two requests, the second write finds the run no longer in the state it expects.
     it('claims a step for an answer only once', async () => {
       const run = await newRun();
-      const claim = { runId: run.id, stepId: 'triage', at: new Date().toISOString() };
-      expect(await claimCurrentStepReturningRun(t.db, claim)).toMatchObject({ id: run.id, current_answered: 1 });
-      expect(await claimCurrentStepReturningRun(t.db, claim)).toBeUndefined();
-      expect(await claimCurrentStepReturningRun(t.db, { ...claim, stepId: 'pivot' })).toBeUndefined();
+      const basis = {
+        id: run.id,
+        current_step_id: 'triage',
+        visit_submitted: 0,
+        hint_opened: 0,
+        score_thousandths: 0,
+        played_steps: 0,
+        pending_reviews: 0,
+      };
+      const changes = {
+        score_thousandths: 1000,
+        played_steps: 1,
+        percent_base: 1,
+        pending_reviews: 0,
+        last_option_index: 0,
+        last_credit_thousandths: 1000,
+        updated_at: new Date().toISOString(),
+      };
+      // A hint opened after the answer was decided (its charge not applied) leaves the answer nothing to claim.
+      await t.db.updateTable('runs').set({ hint_opened: 1 }).where('id', '=', run.id).execute();
+      expect(await claimAnswer(t.db, basis, changes)).toBeUndefined();
+      const withHint = { ...basis, hint_opened: 1 };
+      expect(await claimAnswer(t.db, withHint, changes)).toMatchObject({ id: run.id, current_answered: 1 });
+      expect(await claimAnswer(t.db, withHint, changes)).toBeUndefined();
+      expect(await claimAnswer(t.db, { ...withHint, current_step_id: 'pivot' }, changes)).toBeUndefined();
     });
 
     it('moves on from an answered step only once, Retry included', async () => {

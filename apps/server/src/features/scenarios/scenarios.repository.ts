@@ -113,6 +113,16 @@ export async function listPickerRuns(db: DbOrTrx, userId: string): Promise<Picke
   }));
 }
 
+/** How many scenarios trainees may play: the list's length without reading the list. */
+export async function countActiveScenarios(db: DbOrTrx): Promise<number> {
+  const row = await db
+    .selectFrom('scenarios')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('deleted_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
 /** A scenario that has not been deleted. */
 export async function findActiveScenario(db: DbOrTrx, id: string): Promise<Scenario | undefined> {
   return db.selectFrom('scenarios').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();

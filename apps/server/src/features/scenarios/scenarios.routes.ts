@@ -3,6 +3,7 @@ import {
   okSchema,
   scenarioDetailSchema,
   scenarioIdParamsSchema,
+  scenarioCountSchema,
   scenarioListSchema,
   uploadScenarioResponseSchema,
 } from '@tradecraft/shared';
@@ -13,6 +14,7 @@ import { currentUser } from '../../plugins/access';
 import { errorResponses } from '../../plugins/docs';
 import { readUploadWithinLimit } from '../files/read-upload';
 import {
+  countScenarios,
   deleteScenario,
   getScenarioFor,
   listScenarios,
@@ -53,6 +55,22 @@ export const scenariosRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
       },
     },
     async (request) => ({ scenarios: await listScenarios(db, currentUser(request)) }),
+  );
+
+  app.get(
+    '/list/count',
+    {
+      config: { access: 'signedIn' },
+      schema: {
+        tags: ['scenarios'],
+        operationId: 'countScenarios',
+        summary: 'Count scenarios',
+        description:
+          'How many scenarios the list holds, without the list (the bell shows when new ones were published).',
+        response: { 200: scenarioCountSchema },
+      },
+    },
+    async () => ({ count: await countScenarios(db) }),
   );
 
   app.get(

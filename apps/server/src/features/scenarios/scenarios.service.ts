@@ -31,6 +31,7 @@ import {
   findScenarioDefinitions,
   findScenarioStates,
   insertScenario,
+  countActiveScenarios,
   listActiveScenarios,
   listPickerRuns,
   softDeleteScenario,
@@ -40,6 +41,10 @@ import {
 
 const CONFIGURATOR_SCREEN = 'Scenario Configurator';
 const UPLOAD_SCREEN = 'Upload Scenario';
+
+export async function countScenarios(db: Db): Promise<number> {
+  return countActiveScenarios(db);
+}
 
 // The techniques of a scenario change only with its content: kept by id and content hash, so a list reads the
 // definitions of new or changed scenarios only.

@@ -122,6 +122,27 @@ describe('the scenario library API', () => {
     });
   });
 
+  describe('GET /api/sim/list/count', () => {
+    it('counts the scenarios the list holds, and follows a deletion', async () => {
+      const count = async () =>
+        (await t.request({ method: 'GET', url: '/api/sim/list/count', cookie: student.cookie })).json().count;
+      const listed = (await t.request({ method: 'GET', url: '/api/sim/list', cookie: student.cookie })).json();
+      expect(await count()).toBe(listed.scenarios.length);
+      await upload(scenarioYaml('Counted scenario', 'id: counted-scenario\n'));
+      expect(await count()).toBe(listed.scenarios.length + 1);
+      await t.db
+        .updateTable('scenarios')
+        .set({ deleted_at: new Date().toISOString() })
+        .where('id', '=', 'counted-scenario')
+        .execute();
+      expect(await count()).toBe(listed.scenarios.length);
+    });
+
+    it('needs a signed-in user', async () => {
+      expect((await t.request({ method: 'GET', url: '/api/sim/list/count' })).statusCode).toBe(401);
+    });
+  });
+
   describe('GET /api/sim/:id', () => {
     it("gives a trainee the scenario's card only: no step, title, hint or artifact before the run reaches it", async () => {
       const response = await t.request({

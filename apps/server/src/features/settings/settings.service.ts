@@ -89,6 +89,8 @@ export async function dismissSetupItem(db: Db, admin: User, item: SetupItem): Pr
       screen: SETUP_SCREEN,
     });
   });
+}
+
 const SECURITY_SCREEN = 'Settings';
 
 /** The second-factor policy; off unless an admin turned it on. */

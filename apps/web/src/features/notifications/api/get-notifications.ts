@@ -15,6 +15,7 @@ export const notificationsQueryOptions = (options: { poll: boolean }) =>
     refetchInterval: options.poll ? 30_000 : false,
   });
 
-export function useNotifications(options: { poll: boolean }) {
-  return useQuery(notificationsQueryOptions(options));
+/** `enabled` false holds the first fetch back (while the stream connects: its `ready` would refetch at once). */
+export function useNotifications(options: { poll: boolean; enabled?: boolean }) {
+  return useQuery({ ...notificationsQueryOptions(options), enabled: options.enabled ?? true });
 }

@@ -1,11 +1,12 @@
+import type { ScenarioCount } from '@tradecraft/shared';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
 
 /** `scenarioCount`: the number of scenarios the trainee has seen, kept in local storage. */
 export const SCENARIO_COUNT_KEY = 'scenarioCount';
 
-export const getScenarioCount = () =>
-  api.get<{ scenarios: unknown[] }>('/api/sim/list').then((response) => response.scenarios.length);
+/** One small count query; the list itself is the picker's. */
+export const getScenarioCount = () => api.get<ScenarioCount>('/api/sim/list/count').then((response) => response.count);
 
 export const scenarioCountQueryOptions = () =>
   queryOptions({

@@ -3,33 +3,54 @@ import { useEffect, useState } from 'react';
 import { announceNotification } from '../../../lib/live-notifications';
 import { notificationListQueryKey } from './get-notifications';
 
+/** How long the list waits for the stream's first `ready` before fetching (and polling) without it. */
+const READY_TIMEOUT_MS = 3000;
+
+/** `connecting` until the stream first answers; then `open`, or `down` while it is not. */
+export type StreamState = 'connecting' | 'open' | 'down';
+
 /**
  * Listens on GET /api/notifications/stream (Server-Sent Events) and refetches the list whenever the server
- * says there is something new. EventSource reconnects by itself; every (re)connect refetches, so nothing sent
- * while the connection was down is missed. Returns whether the stream is up (the list polls when it is not).
+ * says there is something new. EventSource reconnects by itself; every reconnect refetches, so nothing sent
+ * while the connection was down is missed. The list waits for the first `ready` (or the first failure) before
+ * its first fetch, so a page fetches it once, not once on mount and again when the stream opens. Returns the
+ * stream's state (the list polls while it is down).
  */
-export function useNotificationStream(enabled: boolean): boolean {
+export function useNotificationStream(enabled: boolean): StreamState {
   const queryClient = useQueryClient();
-  const [connected, setConnected] = useState(false);
+  const supported = typeof EventSource !== 'undefined';
+  const [state, setState] = useState<StreamState>(supported ? 'connecting' : 'down');
 
   useEffect(() => {
-    if (!enabled || typeof EventSource === 'undefined') return;
+    if (!enabled || !supported) return;
     const source = new EventSource('/api/notifications/stream');
+    let first = true;
+    // A proxy that buffers the stream never lets `ready` through: fall back to polling rather than wait.
+    const giveUp = window.setTimeout(() => {
+      if (first) setState('down');
+    }, READY_TIMEOUT_MS);
     const refetch = () => {
       void queryClient.invalidateQueries({ queryKey: notificationListQueryKey });
       announceNotification(); // open screens about what was notified (the approval queue) refresh too
     };
     source.addEventListener('ready', () => {
-      setConnected(true);
-      refetch();
+      window.clearTimeout(giveUp);
+      setState('open');
+      // The first connection enables the list, which then fetches; later ones catch up on what was missed.
+      if (!first) refetch();
+      first = false;
     });
     source.addEventListener('notification', refetch);
-    source.onerror = () => setConnected(false);
-    return () => {
-      source.close();
-      setConnected(false);
+    source.onerror = () => {
+      first = false;
+      setState('down');
     };
-  }, [enabled, queryClient]);
+    return () => {
+      window.clearTimeout(giveUp);
+      source.close();
+      setState(supported ? 'connecting' : 'down');
+    };
+  }, [enabled, supported, queryClient]);
 
-  return connected;
+  return state;
 }

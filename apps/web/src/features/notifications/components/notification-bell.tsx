@@ -34,8 +34,8 @@ const plural = (count: number, one: string, many: string) => `${count} ${count =
 export function NotificationBell() {
   const { user } = useSession();
   const isStudent = hasRole(user?.role, 'student');
-  const connected = useNotificationStream(user !== null);
-  const list = useNotifications({ poll: !connected });
+  const stream = useNotificationStream(user !== null);
+  const list = useNotifications({ poll: stream === 'down', enabled: stream !== 'connecting' });
   const markRead = useMarkNotificationsRead();
 
   const scenarioCount = useScenarioCount(isStudent);
