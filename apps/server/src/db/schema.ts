@@ -167,6 +167,22 @@ export interface StepReviewsTable {
   graded_at: string | null;
 }
 
+/** One attempt of "Practise this step" on a finished run: never part of the run's score. */
+export interface RunPracticeTable {
+  id: string;
+  run_id: string;
+  step_id: string;
+  started_at: string;
+  answered_at: string | null;
+  /** The credit the answer would have earned, in thousandths (no hint, first submission). */
+  credit_thousandths: number | null;
+  decision: string | null;
+  feedback: string | null;
+  /** The StepResult as JSON. */
+  result: string | null;
+  time_ms: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -180,6 +196,7 @@ export interface Database {
   runs: RunsTable;
   run_decisions: RunDecisionsTable;
   step_reviews: StepReviewsTable;
+  run_practice: RunPracticeTable;
 }
 
 export type User = Selectable<UsersTable>;
