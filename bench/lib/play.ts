@@ -113,7 +113,7 @@ export class TraineePlayer {
       kind: 'start',
       method: 'POST',
       path: '/api/runs',
-      body: JSON.stringify({ scenarioId: this.trainee.scenarioId }),
+      body: JSON.stringify({ scenarioId: this.trainee.scenarioId, startOver: true }),
     };
   }
 

@@ -87,7 +87,7 @@ interface RunState {
  * file (0 right, 1 wrong); the run shows options in its own order, so the answer names the option as shown.
  */
 async function playRun(page: Page, scenarioId: string, answers: number[]): Promise<string> {
-  const started = await page.request.post('/api/runs', { data: { scenarioId } });
+  const started = await page.request.post('/api/runs', { data: { scenarioId, startOver: true } });
   expect(started.status(), await started.text()).toBe(201);
   let run = ((await started.json()) as { run: RunState }).run;
   for (const fileIndex of answers) {

@@ -246,6 +246,22 @@ export interface EnrolmentChallengesTable {
   expires_at: string;
 }
 
+/** One attempt of "Practise this step" on a finished run: never part of the run's score. */
+export interface RunPracticeTable {
+  id: string;
+  run_id: string;
+  step_id: string;
+  started_at: string;
+  answered_at: string | null;
+  /** The credit the answer would have earned, in thousandths (no hint, first submission). */
+  credit_thousandths: number | null;
+  decision: string | null;
+  feedback: string | null;
+  /** The StepResult as JSON. */
+  result: string | null;
+  time_ms: number | null;
+}
+
 export interface Database {
   second_factors: SecondFactorsTable;
   recovery_codes: RecoveryCodesTable;
@@ -266,6 +282,7 @@ export interface Database {
   sso_identities: SsoIdentitiesTable;
   sso_sign_ins: SsoSignInsTable;
   api_tokens: ApiTokensTable;
+  run_practice: RunPracticeTable;
 }
 
 export type User = Selectable<UsersTable>;

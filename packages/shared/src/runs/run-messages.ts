@@ -12,6 +12,12 @@ export const RUN_MESSAGES = {
   notCurrentStep: 'That step is not the current step of this run.',
   noSuchOption: 'That option does not exist on this step.',
   notAnswered: 'Answer the current step before moving on.',
+  completedNotResumable: 'This run was completed. Start the scenario again to play a new run.',
+  newerRunExists: 'A newer run of this scenario was started after this one, so this one stays in your history.',
+  practiceWhilePlaying: 'Finish or end the run before practising its steps.',
+  notPractisable: 'Only a step you missed in this run can be practised.',
+  practiceNotFound: 'Practice step not found.',
+  practiceAnswered: 'This practice step has already been answered.',
 } as const;
 
 /** The longest time one answer may report (a day); the player clamps to it. */

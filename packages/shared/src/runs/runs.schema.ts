@@ -22,6 +22,11 @@ export const startRunInputSchema = z.object({
     .trim()
     .min(1, 'Choose a scenario.')
     .max(100, 'Scenario not found.'),
+  /**
+   * Start over: end the run of this scenario in progress (it stays in history) and start a new one. Without it a
+   * start continues the trainee's unfinished run of the scenario instead of starting a second one.
+   */
+  startOver: z.boolean().optional(),
 });
 export type StartRunInput = z.infer<typeof startRunInputSchema>;
 
@@ -106,6 +111,51 @@ export const runDecisionSchema = z.object({
 });
 export type RunDecision = z.infer<typeof runDecisionSchema>;
 
+/** A step of the run, by id and title (the title as the scenario says it now; the id when the step is gone). */
+export const debriefStepRefSchema = z.object({ stepId: z.string(), stepTitle: z.string() });
+
+/** Every ATT&CK technique met in the run: right answers (0 included) and the steps missed. */
+export const debriefTechniqueSchema = techniqueRefSchema.extend({
+  /** First answers on scored steps of this technique that earned full credit. */
+  right: z.number().int(),
+  /** First answers on scored steps of this technique. */
+  answered: z.number().int(),
+  credit: z.number(),
+  /** Scored steps of this technique whose first answer earned less than full credit (reviews still pending aside). */
+  missed: z.array(debriefStepRefSchema.extend({ seq: z.number().int() })),
+});
+export type DebriefTechnique = z.infer<typeof debriefTechniqueSchema>;
+
+/** One answer given on "Practise this step": recorded apart from the run, never part of its score. */
+export const practiceRecordSchema = z.object({
+  id: z.string(),
+  stepId: z.string(),
+  answeredAt: z.string(),
+  /** The credit the answer would have earned on a first answer without a hint. */
+  credit: z.number(),
+  correct: z.boolean(),
+  decision: z.string(),
+  feedback: z.string(),
+});
+export type PracticeRecord = z.infer<typeof practiceRecordSchema>;
+
+/** What a finished run teaches: techniques, the path taken beside the best path, and steps to practise. */
+export const debriefSchema = z.object({
+  techniques: z.array(debriefTechniqueSchema),
+  /** The steps visited, in order (a Retry's second answer is the same visit). */
+  pathTaken: z.array(debriefStepRefSchema.extend({ seq: z.number().int().nullable() })),
+  /**
+   * The best path (the best answer at every step) from the first step. A run that can still be resumed shows it
+   * only as far as the steps already answered; `bestPathHiddenSteps` counts the rest.
+   */
+  bestPath: z.array(debriefStepRefSchema.extend({ taken: z.boolean() })),
+  bestPathHiddenSteps: z.number().int(),
+  /** Steps missed in this run that "Practise this step" replays (not written answers, which an instructor grades). */
+  practisable: z.array(z.string()),
+  practice: z.array(practiceRecordSchema),
+});
+export type Debrief = z.infer<typeof debriefSchema>;
+
 /** Everything the player needs to draw a run, and to resume it exactly where it stopped. */
 export const runStateSchema = z.object({
   id: z.string(),
@@ -146,6 +196,17 @@ export const runStateSchema = z.object({
   scenarioDeleted: z.boolean(),
   /** True when the viewer is not the run's owner (an admin reading someone's run). */
   readOnly: z.boolean(),
+  /** The step being played, counted along the trainee's path: answers on earlier visits + 1. */
+  stepNumber: z.number().int(),
+  /** Steps left on the best path from the current step, this one included; null when unknown or finished. */
+  stepsLeftOnBestPath: z.number().int().nullable(),
+  /**
+   * The owner can continue it: in progress, or ended (Incomplete) and still the latest run of a scenario that
+   * exists. Resume continues at the step where it stopped.
+   */
+  resumable: z.boolean(),
+  /** The debrief of a finished run (null while in progress). */
+  debrief: debriefSchema.nullable(),
   /** The step to answer (or just answered); null once the run is finished or its scenario is gone. */
   currentStep: playerStepSchema.nullable(),
   answer: runAnswerSchema.nullable(),
@@ -155,6 +216,39 @@ export type RunState = z.infer<typeof runStateSchema>;
 
 export const runResponseSchema = z.object({ run: runStateSchema });
 export type RunResponse = z.infer<typeof runResponseSchema>;
+
+/** POST /api/runs: the run started (201), or the unfinished run of that scenario continued (200). */
+export const startRunResponseSchema = z.object({
+  run: runStateSchema,
+  /** True when the trainee's unfinished run of the scenario was continued instead of a new one started. */
+  resumed: z.boolean(),
+});
+export type StartRunResponse = z.infer<typeof startRunResponseSchema>;
+
+export const practiceInputSchema = z.object({
+  stepId: z.string({ error: 'Say which step to practise.' }).min(1, 'Say which step to practise.').max(64),
+});
+export type PracticeInput = z.infer<typeof practiceInputSchema>;
+
+export const practiceParamsSchema = z.object({ id: z.string().min(1).max(100), practiceId: z.string().min(1).max(100) });
+
+/** A practice attempt: the step as a trainee sees it before answering, then the answer's result. */
+export const practiceStateSchema = z.object({
+  id: z.string(),
+  runId: z.string(),
+  step: playerStepSchema,
+  answer: z
+    .object({
+      correct: z.boolean(),
+      feedback: z.string(),
+      credit: z.number(),
+      result: stepResultSchema,
+    })
+    .nullable(),
+});
+export type PracticeState = z.infer<typeof practiceStateSchema>;
+export const practiceResponseSchema = z.object({ practice: practiceStateSchema });
+export type PracticeResponse = z.infer<typeof practiceResponseSchema>;
 
 export const answerResultSchema = z.object({
   /** Full credit. */

@@ -728,13 +728,14 @@ function bestAnswer(step: ScenarioStep): { credit: number; outcome: StepOutcome 
 }
 
 /**
- * Walks the best answers from the first step. The run engine records the path's scored steps when a run starts
- * (an ended run's percent divides by at least that many).
+ * Walks the best answers from the first step (or from `fromStepId`). The run engine records the path's scored
+ * steps when a run starts (an ended run's percent divides by at least that many), and tells the player how many
+ * steps are left on it from the current one.
  */
-export function bestPath(steps: readonly ScenarioStep[]): BestPath {
+export function bestPath(steps: readonly ScenarioStep[], fromStepId?: string): BestPath {
   const visited: BestStep[] = [];
   const seen = new Set<string>();
-  let current = steps[0];
+  let current = fromStepId === undefined ? steps[0] : steps.find((step) => step.id === fromStepId);
   while (current) {
     if (seen.has(current.id)) return summarise(steps, visited, false, current.id);
     seen.add(current.id);

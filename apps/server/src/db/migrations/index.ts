@@ -7,6 +7,7 @@ import * as trainingProgressIndexes from './2026_11_21_0050_training_progress_in
 import * as pageGrowthIndexes from './2026_11_21_0060_page_growth_indexes';
 import * as signInLockout from './2026_11_23_0101_sign_in_lockout';
 import * as analystSteps from './2026_11_23_0401_analyst_steps';
+import * as oneRunInProgressAndPractice from './2026_11_23_0501_one_run_in_progress_and_practice';
 import * as feedbackMarksAsWords from './2026_11_23_0601_feedback_marks_as_words';
 import * as firstAdminAndHandledNotifications from './2026_11_23_0701_first_admin_and_handled_notifications';
 import * as trigramSearch from './2026_11_23_0801_trigram_search';
@@ -24,6 +25,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_21_0060_page_growth_indexes': pageGrowthIndexes,
   '2026_11_23_0101_sign_in_lockout': signInLockout,
   '2026_11_23_0401_analyst_steps': analystSteps,
+  '2026_11_23_0501_one_run_in_progress_and_practice': oneRunInProgressAndPractice,
   '2026_11_23_0601_feedback_marks_as_words': feedbackMarksAsWords,
   '2026_11_23_0701_first_admin_and_handled_notifications': firstAdminAndHandledNotifications,
   '2026_11_23_0801_trigram_search': trigramSearch,

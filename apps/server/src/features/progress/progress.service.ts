@@ -219,6 +219,14 @@ export async function userProgress(db: Db, viewer: User, email: string): Promise
     timelines.set(row.run_id, timeline);
   }
 
+  // The latest run of each scenario: an unfinished one (in progress, or ended) is the one Resume continues.
+  const latestOfScenario = new Map<string, (typeof runRows)[number]>();
+  for (const row of runRows) {
+    const known = latestOfScenario.get(row.scenario_id);
+    if (!known || row.started_at > known.started_at || (row.started_at === known.started_at && row.id > known.id))
+      latestOfScenario.set(row.scenario_id, row);
+  }
+
   const runs: ProgressRun[] = runRows.map((row) => {
     const scenarioAvailable = row.scenario_row_id !== null && row.scenario_deleted_at === null;
     return {
@@ -226,7 +234,10 @@ export async function userProgress(db: Db, viewer: User, email: string): Promise
       ...runFigures(row),
       durationSeconds: durationSeconds(row),
       scenarioAvailable,
-      resumable: row.status === 'in_progress' && scenarioAvailable,
+      resumable:
+        scenarioAvailable &&
+        (row.status === 'in_progress' ||
+          (row.status === 'ended' && latestOfScenario.get(row.scenario_id)?.id === row.id)),
       timeline: timelines.get(row.id) ?? [],
     };
   });

@@ -2,7 +2,7 @@ import type { NextStep } from '@tradecraft/shared';
 import type { Insertable, Selectable } from 'kysely';
 import type { DbOrTrx } from '../../db/database';
 import { reusableQuery } from '../../db/reusable-query';
-import type { Run, RunDecisionsTable, StepReviewsTable } from '../../db/schema';
+import type { Run, RunDecisionsTable, RunPracticeTable, StepReviewsTable } from '../../db/schema';
 
 export type RunDecisionRow = Selectable<RunDecisionsTable>;
 
@@ -288,6 +288,86 @@ export function endRun(
     .where('id', '=', end.runId)
     .where('status', '=', 'in_progress')
     .where('played_steps', '=', end.playedSteps)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** The trainee's latest run of a scenario (the one Start Simulation and Resume continue unless it completed). */
+export function findLatestRunOf(db: DbOrTrx, of: { userId: string; scenarioId: string }): Promise<Run | undefined> {
+  return db
+    .selectFrom('runs')
+    .selectAll()
+    .where('user_id', '=', of.userId)
+    .where('scenario_id', '=', of.scenarioId)
+    .orderBy('started_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** The trainee's run of a scenario in progress (a unique index allows one). */
+export function findRunInProgressOf(db: DbOrTrx, of: { userId: string; scenarioId: string }): Promise<Run | undefined> {
+  return db
+    .selectFrom('runs')
+    .selectAll()
+    .where('user_id', '=', of.userId)
+    .where('scenario_id', '=', of.scenarioId)
+    .where('status', '=', 'in_progress')
+    .executeTakeFirst();
+}
+
+/** Puts an ended run back in progress where it stopped; undefined when it is no longer ended. */
+export function reopenRun(db: DbOrTrx, reopen: { runId: string; at: string }): Promise<Run | undefined> {
+  return db
+    .updateTable('runs')
+    .set({ status: 'in_progress', finished_at: null, updated_at: reopen.at })
+    .where('id', '=', reopen.runId)
+    .where('status', '=', 'ended')
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export type PracticeRow = Selectable<RunPracticeTable>;
+
+export async function insertPractice(db: DbOrTrx, practice: Insertable<RunPracticeTable>): Promise<void> {
+  await db.insertInto('run_practice').values(practice).execute();
+}
+
+export function findPractice(db: DbOrTrx, of: { runId: string; id: string }): Promise<PracticeRow | undefined> {
+  return db
+    .selectFrom('run_practice')
+    .selectAll()
+    .where('id', '=', of.id)
+    .where('run_id', '=', of.runId)
+    .executeTakeFirst();
+}
+
+/** The answered practice attempts of a run, oldest first. */
+export function listAnsweredPractice(db: DbOrTrx, runId: string): Promise<PracticeRow[]> {
+  return db
+    .selectFrom('run_practice')
+    .selectAll()
+    .where('run_id', '=', runId)
+    .where('answered_at', 'is not', null)
+    .orderBy('answered_at', 'asc')
+    .orderBy('id', 'asc')
+    .execute();
+}
+
+/** Records the one answer of a practice attempt; undefined when it was already answered. */
+export function answerPractice(
+  db: DbOrTrx,
+  answer: Required<Pick<RunPracticeTable, 'credit_thousandths' | 'decision' | 'feedback' | 'result' | 'time_ms'>> & {
+    id: string;
+    at: string;
+  },
+): Promise<PracticeRow | undefined> {
+  const { id, at, ...figures } = answer;
+  return db
+    .updateTable('run_practice')
+    .set({ ...figures, answered_at: at })
+    .where('id', '=', id)
+    .where('answered_at', 'is', null)
     .returningAll()
     .executeTakeFirst();
 }

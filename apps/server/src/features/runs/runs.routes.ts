@@ -3,6 +3,10 @@ import {
   answerResultSchema,
   hintInputSchema,
   hintResultSchema,
+  practiceInputSchema,
+  practiceParamsSchema,
+  practiceResponseSchema,
+  startRunResponseSchema,
   runIdParamsSchema,
   runResponseSchema,
   startRunInputSchema,
@@ -12,7 +16,19 @@ import type { Db } from '../../db/database';
 import { currentUser } from '../../plugins/access';
 import { errorResponses } from '../../plugins/docs';
 import { fastSerializerCompiler } from '../../plugins/fast-serializer';
-import { answerStep, endRun, getRun, moveOn, openStepHint, runStartsLimit, startRun } from './runs.service';
+import {
+  answerPracticeStep,
+  answerStep,
+  endRun,
+  getRun,
+  moveOn,
+  openStepHint,
+  practiceStartsLimit,
+  resumeRun,
+  runStartsLimit,
+  startPractice,
+  startRun,
+} from './runs.service';
 
 // A written answer may be up to MAX_WRITE_TEXT_CHARS; a longer one (even a megabyte) must reach the schema and be
 // refused with 400 naming the limit, not cut off by the app-wide body limit.
@@ -27,6 +43,7 @@ export const runsRoutes: FastifyPluginAsyncZod<{ db: Db; runStartsPerMinute: num
   { db, runStartsPerMinute },
 ) => {
   const startLimit = runStartsLimit(runStartsPerMinute);
+  const practiceLimit = practiceStartsLimit(runStartsPerMinute);
   app.post(
     '',
     {
@@ -37,16 +54,94 @@ export const runsRoutes: FastifyPluginAsyncZod<{ db: Db; runStartsPerMinute: num
         operationId: 'startRun',
         summary: 'Start a run',
         description:
-          'Starts a run of a scenario at its first step. 404 for no such scenario; 409 when it cannot start; 429 when ' +
-          'the user starts too many in a minute.',
+          'Starts a run of a scenario at its first step (201). A trainee has one unfinished run per scenario: while ' +
+          'one exists the start continues it instead (200, `resumed`; an ended run goes back in progress where it ' +
+          'stopped), unless `startOver` is true, which ends the run in progress (kept in history) and starts a new ' +
+          'one. 404 for no such scenario; 409 when it cannot start; 429 when the user starts too many in a minute.',
         body: startRunInputSchema,
-        response: { 201: runResponseSchema, ...errorResponses(404, 409, 429) },
+        response: { 200: startRunResponseSchema, 201: startRunResponseSchema, ...errorResponses(404, 409, 429) },
       },
     },
     async (request, reply) => {
-      const run = await startRun(db, currentUser(request), request.body, startLimit);
-      return reply.status(201).send({ run });
+      const started = await startRun(db, currentUser(request), request.body, startLimit);
+      return reply.status(started.resumed ? 200 : 201).send(started);
     },
+  );
+
+  app.post(
+    '/:id/resume',
+    {
+      config: { access: 'signedIn' },
+      schema: {
+        tags: ['runs'],
+        operationId: 'resumeRun',
+        summary: 'Resume an unfinished run',
+        description:
+          'Continues a run in progress, or puts an ended run back in progress at the step where it stopped. 403 when ' +
+          'the run is not yours; 409 when it was completed or a newer run of the scenario was started; 410 when the ' +
+          'scenario was deleted.',
+        params: runIdParamsSchema,
+        response: { 200: runResponseSchema, ...errorResponses(404, 409, 410) },
+      },
+    },
+    async (request) => ({ run: await resumeRun(db, currentUser(request), request.params.id) }),
+  );
+
+  app.post(
+    '/:id/practice',
+    {
+      config: { access: 'signedIn' },
+      schema: {
+        tags: ['runs'],
+        operationId: 'startPractice',
+        summary: 'Practise a missed step',
+        description:
+          'Replays a step missed in a finished run as practice: the step as the player shows it before an answer, with ' +
+          'no key. Practice is recorded apart from the run and never changes its score. 403 when the run is not ' +
+          'yours; 409 while the run is in progress or for a step not missed; 410 when the scenario was deleted; 429 ' +
+          'for too many practice starts in a minute.',
+        params: runIdParamsSchema,
+        body: practiceInputSchema,
+        response: { 201: practiceResponseSchema, ...errorResponses(404, 409, 410, 429) },
+      },
+    },
+    async (request, reply) => {
+      const practice = await startPractice(
+        db,
+        currentUser(request),
+        request.params.id,
+        request.body.stepId,
+        practiceLimit,
+      );
+      return reply.status(201).send({ practice });
+    },
+  );
+
+  app.post(
+    '/:id/practice/:practiceId/answer',
+    {
+      config: { access: 'signedIn' },
+      bodyLimit: ANSWER_BODY_LIMIT,
+      schema: {
+        tags: ['runs'],
+        operationId: 'answerPractice',
+        summary: 'Answer a practice step',
+        description:
+          'Answers a practice step once: graded as a first answer without a hint, with the revealed key and feedback. ' +
+          "The run's score does not change. 400 for an answer that does not fit the step; 409 for a second answer.",
+        params: practiceParamsSchema,
+        body: answerInputSchema,
+        response: { 200: practiceResponseSchema, ...errorResponses(404, 409, 410) },
+      },
+    },
+    async (request) => ({
+      practice: await answerPracticeStep(
+        db,
+        currentUser(request),
+        { runId: request.params.id, practiceId: request.params.practiceId },
+        request.body,
+      ),
+    }),
   );
 
   app.get(

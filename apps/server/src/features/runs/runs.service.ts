@@ -27,12 +27,18 @@ import {
   type StartRunInput,
   type StepKind,
   type TechniqueScore,
+  type Debrief,
+  type DebriefTechnique,
+  type PracticeRecord,
+  type PracticeState,
+  type StartRunResponse,
 } from '@tradecraft/shared';
 import { techniqueKey, techniqueRef } from '@tradecraft/shared/attack';
 import { nowIso } from '../../clock';
 import type { Db, DbOrTrx } from '../../db/database';
 import type { Run, User } from '../../db/schema';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors';
+import { isUniqueViolation } from '../../db/errors';
 import { consumeRateLimit, MINUTE, type RateLimit } from '../auth/rate-limit';
 import {
   countsForCredit,
@@ -59,6 +65,14 @@ import {
   type RunDecisionRow,
   type RunWithScenario,
   type ScenarioForRun,
+  findLatestRunOf,
+  findRunInProgressOf,
+  reopenRun,
+  insertPractice,
+  findPractice,
+  listAnsweredPractice,
+  answerPractice,
+  type PracticeRow,
 } from './runs.repository';
 
 // A run whose scenario was deleted after it started keeps its recorded data (GET shows it, End closes it),
@@ -110,9 +124,9 @@ const emptyDefinition: ScenarioDefinition = { name: '', type: '', difficulty: 1,
 
 const nextActionOf = (next: NextStep): NextAction => (next.kind === 'step' ? 'next' : next.kind);
 
-/** The order a run shows a step's options in (identity for kinds without options). */
-function orderOf(runId: string, step: ScenarioStep): number[] {
-  return hasShownOptions(step) ? shownOrder(runId, step.id, step.options.length) : [];
+/** The order a run (or a practice attempt) shows a step's options in (identity for kinds without options). */
+function orderOf(seed: string, step: ScenarioStep): number[] {
+  return hasShownOptions(step) ? shownOrder(seed, step.id, step.options.length) : [];
 }
 
 /** The hint cost of a step: its own, else the scenario's, else the default. */
@@ -149,10 +163,14 @@ function playerArtifacts(step: ScenarioStep): PlayerArtifact[] {
  * terms, outcomes, grades, matrix marks, model answer), no next steps, no feedback, the hint only once opened,
  * and options in the run's own shuffle.
  */
-function redactStep(run: Run, definition: ScenarioDefinition, step: ScenarioStep): PlayerStep {
+function redactStep(
+  view: { orderSeed: string; hintOpened: boolean },
+  definition: ScenarioDefinition,
+  step: ScenarioStep,
+): PlayerStep {
   const technique = techniqueKey(step.mitre_attack);
   const hintText = step.hint?.trim() ? step.hint : null;
-  const opened = run.hint_opened === 1 && hintText !== null;
+  const opened = view.hintOpened && hintText !== null;
   const common = {
     id: step.id,
     position: definition.steps.findIndex((candidate) => candidate.id === step.id) + 1,
@@ -177,7 +195,7 @@ function redactStep(run: Run, definition: ScenarioDefinition, step: ScenarioStep
       return {
         ...common,
         kind: step.kind,
-        options: orderOf(run.id, step).map((file) => ({ text: step.options[file]?.text ?? '' })),
+        options: orderOf(view.orderSeed, step).map((file) => ({ text: step.options[file]?.text ?? '' })),
       };
     case 'estimate':
       return {
@@ -322,6 +340,13 @@ function toRunDecision(decision: RunDecisionRow, stepTitle: string | null, withR
   };
 }
 
+/** What describing a finished run needs beyond its row and decisions. */
+interface FinishedRunContext {
+  /** No later run of the scenario was started (an ended run can then be resumed). */
+  latest: boolean;
+  practice: readonly PracticeRow[];
+}
+
 /** The whole state of a run for the player, the end screen and resume. */
 function describeRun(
   run: Run,
@@ -329,15 +354,21 @@ function describeRun(
   scenario: LoadedScenario | undefined,
   viewer: User,
   view: 'read' | 'play' = 'read',
+  finished: FinishedRunContext = { latest: false, practice: [] },
 ): RunState {
   // The player's own responses leave the earlier results out while the run goes on; a finished run shows them.
   const withResults = view === 'read' || run.status !== 'in_progress';
   const steps = scenario?.definition.steps ?? [];
   const stepById = new Map(steps.map((step) => [step.id, step]));
-  const playable = run.status === 'in_progress' && scenario !== undefined && !scenario.deleted;
+  const live = scenario !== undefined && !scenario.deleted;
+  const playable = run.status === 'in_progress' && live;
   const current = playable ? stepById.get(run.current_step_id) : undefined;
   const correctCount = decisions.filter((decision) => decision.correct === 1).length;
   const figures = runFigures(run);
+  const owner = run.user_id === viewer.id;
+  const resumable =
+    owner && live && (run.status === 'in_progress' || (run.status === 'ended' && finished.latest));
+  const left = current ? bestPath(steps, current.id) : null;
 
   return {
     id: run.id,
@@ -363,12 +394,151 @@ function describeRun(
     finishedAt: run.finished_at,
     durationSeconds: runDurationSeconds(run, nowIso()),
     scenarioDeleted: scenario === undefined || scenario.deleted,
-    readOnly: run.user_id !== viewer.id,
-    currentStep: current && scenario ? redactStep(run, scenario.definition, current) : null,
+    readOnly: !owner,
+    stepNumber: stepNumberOf(run, decisions),
+    stepsLeftOnBestPath: left?.finishes ? left.stepIds.length : null,
+    resumable,
+    debrief:
+      run.status === 'in_progress'
+        ? null
+        : debriefOf(run, decisions, scenario, {
+            practice: finished.practice,
+            canPractise: owner && live,
+            canResume: resumable,
+          }),
+    currentStep:
+      current && scenario
+        ? redactStep({ orderSeed: run.id, hintOpened: run.hint_opened === 1 }, scenario.definition, current)
+        : null,
     answer: current ? currentAnswer(run, steps, current, decisions.at(-1)) : null,
     timeline: decisions.map((decision) =>
       toRunDecision(decision, stepById.get(decision.step_id)?.title ?? null, withResults),
     ),
+  };
+}
+
+async function loadRunState(db: DbOrTrx, run: Run, viewer: User): Promise<RunState> {
+  const [decisions, scenario, finished] = await Promise.all([
+    listDecisions(db, run.id),
+    loadScenario(db, run.scenario_id),
+    finishedContext(db, run),
+  ]);
+  return describeRun(run, decisions, scenario, viewer, 'read', finished);
+}
+
+/** For a finished run: whether it is still the scenario's latest run, and its practice answers. */
+async function finishedContext(db: DbOrTrx, run: Run): Promise<FinishedRunContext> {
+  if (run.status === 'in_progress') return { latest: true, practice: [] };
+  const [latest, practice] = await Promise.all([
+    findLatestRunOf(db, { userId: run.user_id, scenarioId: run.scenario_id }),
+    listAnsweredPractice(db, run.id),
+  ]);
+  return { latest: latest?.id === run.id, practice };
+}
+
+/** "Step N": the visits answered before the current one, plus one (a Retry stays on its visit). */
+function stepNumberOf(run: Run, decisions: readonly RunDecisionRow[]): number {
+  const visitsAnswered = decisions.filter((decision) => decision.first_submission === 1).length;
+  const currentVisitAnswered = run.status === 'in_progress' && run.visit_submitted === 1 ? 1 : 0;
+  return Math.max(1, visitsAnswered - currentVisitAnswered + 1);
+}
+
+const stepRef = (stepById: ReadonlyMap<string, ScenarioStep>, stepId: string) => ({
+  stepId,
+  stepTitle: stepById.get(stepId)?.title ?? stepId,
+});
+
+/** A counted first answer that earned less than full credit (a written answer awaiting review is not yet missed). */
+function isMissed(decision: RunDecisionRow): boolean {
+  if (!countsForCredit(decision) || decision.credit_thousandths >= 1000) return false;
+  const result = parseStepResult(decision.result);
+  return !(result?.kind === 'write' && result.review?.status === 'pending');
+}
+
+/**
+ * The debrief of a finished run: every technique met with its right answers and misses, the path taken beside
+ * the best path, and the missed steps that can be practised. A run that can still be resumed shows the best
+ * path only over steps already answered, so it gives away no key of a step still to play.
+ */
+function debriefOf(
+  run: Run,
+  decisions: readonly RunDecisionRow[],
+  scenario: LoadedScenario | undefined,
+  options: { practice: readonly PracticeRow[]; canPractise: boolean; canResume: boolean },
+): Debrief {
+  const steps = scenario?.definition.steps ?? [];
+  const stepById = new Map(steps.map((step) => [step.id, step]));
+
+  const techniques = new Map<string, { right: number; answered: number; thousandths: number; missed: DebriefTechnique['missed'] }>();
+  for (const decision of decisions) {
+    const id = techniqueKey(decision.technique);
+    if (!id) continue;
+    const tally = techniques.get(id) ?? { right: 0, answered: 0, thousandths: 0, missed: [] };
+    if (countsForCredit(decision)) {
+      tally.answered += 1;
+      tally.thousandths += decision.credit_thousandths;
+      if (decision.correct === 1) tally.right += 1;
+      if (isMissed(decision)) tally.missed.push({ seq: decision.seq, ...stepRef(stepById, decision.step_id) });
+    }
+    techniques.set(id, tally);
+  }
+
+  const visits = decisions.filter((decision) => decision.first_submission === 1);
+  const pathTaken: Debrief['pathTaken'] = visits.map((decision) => ({
+    seq: decision.seq,
+    ...stepRef(stepById, decision.step_id),
+  }));
+  // An ended run stopped on a step it had not answered yet: the path shows where it stopped.
+  if (run.status === 'ended' && run.visit_submitted === 0 && stepById.has(run.current_step_id))
+    pathTaken.push({ seq: null, ...stepRef(stepById, run.current_step_id) });
+
+  const answered = new Set(visits.map((decision) => decision.step_id));
+  const best = steps.length > 0 ? bestPath(steps).stepIds : [];
+  let shown = best.length;
+  if (options.canResume) {
+    const firstUnanswered = best.findIndex((stepId) => !answered.has(stepId));
+    if (firstUnanswered >= 0) shown = firstUnanswered;
+  }
+  const taken = new Set(pathTaken.map((step) => step.stepId));
+
+  const practisable = options.canPractise
+    ? [
+        ...new Set(
+          decisions
+            .filter((decision) => isMissed(decision) && stepById.get(decision.step_id)?.kind !== 'write')
+            .filter((decision) => stepById.has(decision.step_id))
+            .map((decision) => decision.step_id),
+        ),
+      ]
+    : [];
+
+  return {
+    techniques: [...techniques.entries()]
+      .map(([id, tally]) => ({
+        ...techniqueRef(id),
+        right: tally.right,
+        answered: tally.answered,
+        credit: tally.thousandths / 1000,
+        missed: tally.missed,
+      }))
+      .sort((a, b) => a.id.localeCompare(b.id)),
+    pathTaken,
+    bestPath: best.slice(0, shown).map((stepId) => ({ ...stepRef(stepById, stepId), taken: taken.has(stepId) })),
+    bestPathHiddenSteps: best.length - shown,
+    practisable,
+    practice: options.practice.map(toPracticeRecord),
+  };
+}
+
+function toPracticeRecord(row: PracticeRow): PracticeRecord {
+  return {
+    id: row.id,
+    stepId: row.step_id,
+    answeredAt: row.answered_at ?? row.started_at,
+    credit: (row.credit_thousandths ?? 0) / 1000,
+    correct: (row.credit_thousandths ?? 0) >= 1000,
+    decision: row.decision ?? '',
+    feedback: row.feedback ?? '',
   };
 }
 
@@ -408,11 +578,24 @@ export const runStartsLimit = (perMinute: number): RateLimit => ({
   message: 'You have started too many runs in the last minute. Please wait a minute and try again.',
 });
 
-/** Starts a run at the scenario's first step, recording its name, step count and best path as they are now. */
-async function startRunOn(db: Db, user: User, input: StartRunInput, limit: RateLimit): Promise<RunState> {
-  await consumeRateLimit(db, limit, user.id);
+/**
+ * Starts a run at the scenario's first step, recording its name, step count and best path as they are now.
+ * A trainee has one unfinished run per scenario: without `startOver` a start continues it (an ended run goes back
+ * in progress where it stopped); with `startOver` the run in progress is ended (it stays in history) and a new
+ * one starts. A unique index keeps one run in progress per trainee and scenario when two starts race.
+ */
+async function startRunOn(db: Db, user: User, input: StartRunInput, limit: RateLimit): Promise<StartRunResponse> {
   const scenario = await loadScenario(db, input.scenarioId);
   if (!scenario || scenario.deleted) throw notFound(RUN_MESSAGES.scenarioNotFound);
+  const of = { userId: user.id, scenarioId: scenario.row.id };
+  if (!input.startOver) {
+    const latest = await findLatestRunOf(db, of);
+    if (latest && latest.status !== 'completed') {
+      const continued = latest.status === 'ended' ? await reopenEnded(db, latest) : latest;
+      return { run: await loadRunState(db, continued, user), resumed: true };
+    }
+  }
+  await consumeRateLimit(db, limit, user.id);
   const first = scenario.definition.steps[0];
   if (!first) throw conflict(RUN_MESSAGES.scenarioChanged);
   const now = nowIso();
@@ -439,14 +622,166 @@ async function startRunOn(db: Db, user: User, input: StartRunInput, limit: RateL
     finished_at: null,
     updated_at: now,
   };
-  await insertRun(db, run);
-  return describeRun(run, [], scenario, user);
+  try {
+    await db.transaction().execute(async (trx) => {
+      if (input.startOver) {
+        const old = await findRunInProgressOf(trx, of);
+        if (old) await endInProgress(trx, old, now);
+      }
+      await insertRun(trx, run);
+    });
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    // Another start of the same scenario won the race: continue the run it started.
+    const winner = await findRunInProgressOf(db, of);
+    if (!winner) throw error;
+    return { run: await loadRunState(db, winner, user), resumed: true };
+  }
+  return { run: describeRun(run, [], scenario, user), resumed: false };
+}
+
+/** Ends a run in progress with the ended percent base; 409 when an answer or another end got there first. */
+async function endInProgress(db: DbOrTrx, run: Run, at: string): Promise<Run> {
+  const ended = await endRunRow(db, {
+    runId: run.id,
+    playedSteps: run.played_steps,
+    percentBase: runPercentBase({ status: 'ended', playedSteps: run.played_steps, bestPathSteps: run.best_path_steps }),
+    at,
+  });
+  if (!ended) throw conflict(await lostRaceMessage(db, run.id, RUN_MESSAGES.alreadyAnswered));
+  return ended;
+}
+
+/** Puts the trainee's latest, ended run back in progress where it stopped. */
+async function reopenEnded(db: DbOrTrx, run: Run): Promise<Run> {
+  try {
+    const reopened = await reopenRun(db, { runId: run.id, at: nowIso() });
+    if (reopened) return reopened;
+  } catch (error) {
+    if (!isUniqueViolation(error)) throw error;
+    throw conflict(RUN_MESSAGES.newerRunExists);
+  }
+  // Someone reopened (or ended) it first: read it as it is now.
+  const fresh = await findRun(db, run.id);
+  if (fresh?.status === 'in_progress') return fresh;
+  throw conflict(RUN_MESSAGES.finished);
+}
+
+/**
+ * Resume: continues an unfinished run at the step where it stopped. An ended run goes back in progress while it
+ * is the latest run of its scenario and the scenario still exists; a completed one cannot be resumed.
+ */
+async function resumeRunOn(db: Db, user: User, id: string): Promise<RunState> {
+  const found = await readableRun(db, user, id);
+  const { run } = found;
+  if (run.user_id !== user.id) throw forbidden(RUN_MESSAGES.notOwner);
+  if (run.status === 'completed') throw conflict(RUN_MESSAGES.completedNotResumable);
+  await liveScenario(db, found);
+  if (run.status === 'in_progress') return loadRunState(db, run, user);
+  const latest = await findLatestRunOf(db, { userId: run.user_id, scenarioId: run.scenario_id });
+  if (latest?.id !== run.id) throw conflict(RUN_MESSAGES.newerRunExists);
+  return loadRunState(db, await reopenEnded(db, run), user);
+}
+
+/** Practice starts one trainee may make per minute: each writes a row. */
+export const practiceStartsLimit = (perMinute: number): RateLimit => ({
+  name: 'practice-starts',
+  max: perMinute,
+  windowMs: MINUTE,
+  message: 'You have started too many practice steps in the last minute. Please wait a minute and try again.',
+});
+
+/** The finished run, its live scenario and the step a practice attempt replays, checked for the owner. */
+async function practisableStep(db: DbOrTrx, user: User, runId: string, stepId: string) {
+  const found = await readableRun(db, user, runId);
+  const { run } = found;
+  if (run.user_id !== user.id) throw forbidden(RUN_MESSAGES.notOwner);
+  if (run.status === 'in_progress') throw conflict(RUN_MESSAGES.practiceWhilePlaying);
+  const scenario = await liveScenario(db, found);
+  const step = scenario.definition.steps.find((candidate) => candidate.id === stepId);
+  const decisions = await listDecisions(db, run.id);
+  const missed = decisions.some((decision) => decision.step_id === stepId && isMissed(decision));
+  if (!step || step.kind === 'write' || !missed) throw conflict(RUN_MESSAGES.notPractisable);
+  return { run, scenario, step };
+}
+
+const practiceView = (id: string) => ({ orderSeed: `practice:${id}`, hintOpened: false });
+
+/**
+ * "Practise this step": replays a step missed in a finished run. The step is sent as the player shows it before
+ * an answer (no key, options in an order of the attempt's own); the attempt is recorded apart from the run.
+ */
+async function startPracticeOn(
+  db: Db,
+  user: User,
+  runId: string,
+  stepId: string,
+  limit: RateLimit,
+): Promise<PracticeState> {
+  const { run, scenario, step } = await practisableStep(db, user, runId, stepId);
+  await consumeRateLimit(db, limit, user.id);
+  const id = randomUUID();
+  await insertPractice(db, { id, run_id: run.id, step_id: step.id, started_at: nowIso() });
+  return { id, runId: run.id, step: redactStep(practiceView(id), scenario.definition, step), answer: null };
+}
+
+/** Grades the one answer of a practice attempt as a first answer without a hint; the run's score never changes. */
+async function answerPracticeOn(
+  db: Db,
+  user: User,
+  params: { runId: string; practiceId: string },
+  input: AnswerInput,
+): Promise<PracticeState> {
+  const practice = await findPractice(db, { runId: params.runId, id: params.practiceId });
+  const found = await readableRun(db, user, params.runId);
+  const { run } = found;
+  if (!practice) throw notFound(RUN_MESSAGES.practiceNotFound);
+  if (run.user_id !== user.id) throw forbidden(RUN_MESSAGES.notOwner);
+  if (practice.answered_at !== null) throw conflict(RUN_MESSAGES.practiceAnswered);
+  const scenario = await liveScenario(db, found);
+  const step = scenario.definition.steps.find((candidate) => candidate.id === practice.step_id);
+  if (!step) throw conflict(RUN_MESSAGES.scenarioChanged);
+  if (input.stepId !== step.id) throw conflict(RUN_MESSAGES.notCurrentStep);
+  const malformed = validateAnswer(step, input);
+  if (malformed) throw badRequest(malformed);
+  const view = practiceView(practice.id);
+  const graded = gradeStep(step, input, {
+    order: orderOf(view.orderSeed, step),
+    hintOpened: false,
+    hintCost: 0,
+    firstSubmission: true,
+  });
+  const answered = await answerPractice(db, {
+    id: practice.id,
+    at: nowIso(),
+    credit_thousandths: graded.rawThousandths,
+    decision: graded.decision,
+    feedback: graded.feedback,
+    result: JSON.stringify(graded.result),
+    time_ms: input.timeMs,
+  });
+  if (!answered) throw conflict(RUN_MESSAGES.practiceAnswered);
+  return {
+    id: practice.id,
+    runId: run.id,
+    step: redactStep(view, scenario.definition, step),
+    answer: {
+      correct: graded.rawThousandths >= 1000,
+      feedback: graded.feedback,
+      credit: graded.rawThousandths / 1000,
+      result: graded.result,
+    },
+  };
 }
 
 async function getRunOn(db: Db, viewer: User, id: string): Promise<RunState> {
   const found = await readableRun(db, viewer, id);
-  const [decisions, scenario] = await Promise.all([listDecisions(db, id), loadedScenario(db, found.scenario)]);
-  return describeRun(found.run, decisions, scenario, viewer);
+  const [decisions, scenario, finished] = await Promise.all([
+    listDecisions(db, id),
+    loadedScenario(db, found.scenario),
+    finishedContext(db, found.run),
+  ]);
+  return describeRun(found.run, decisions, scenario, viewer, 'read', finished);
 }
 
 /**
@@ -607,16 +942,33 @@ async function endRunOn(db: Db, user: User, id: string): Promise<RunState> {
     at: nowIso(),
   });
   if (!ended) throw conflict(await lostRaceMessage(db, run.id, RUN_MESSAGES.alreadyAnswered));
-  const [decisions, scenario] = await Promise.all([listDecisions(db, run.id), loadedScenario(db, found.scenario)]);
-  return describeRun(ended, decisions, scenario, user);
+  const [decisions, scenario, finished] = await Promise.all([
+    listDecisions(db, run.id),
+    loadedScenario(db, found.scenario),
+    finishedContext(db, ended),
+  ]);
+  return describeRun(ended, decisions, scenario, user, 'read', finished);
 }
 
 // Each request of the run engine runs its queries on one connection held from start to finish. On SQLite (one
 // connection per process) a request then finishes before the next one starts, instead of every request in
 // flight taking turns query by query: under load the slowest answers come back sooner (bench/, answer path).
 // On PostgreSQL it takes one pool connection per request instead of one per query.
-export const startRun = (db: Db, user: User, input: StartRunInput, limit: RateLimit): Promise<RunState> =>
+export const startRun = (db: Db, user: User, input: StartRunInput, limit: RateLimit): Promise<StartRunResponse> =>
   db.connection().execute((connection) => startRunOn(connection, user, input, limit));
+
+export const resumeRun = (db: Db, user: User, id: string): Promise<RunState> =>
+  db.connection().execute((connection) => resumeRunOn(connection, user, id));
+
+export const startPractice = (db: Db, user: User, runId: string, stepId: string, limit: RateLimit) =>
+  db.connection().execute((connection) => startPracticeOn(connection, user, runId, stepId, limit));
+
+export const answerPracticeStep = (
+  db: Db,
+  user: User,
+  params: { runId: string; practiceId: string },
+  input: AnswerInput,
+) => db.connection().execute((connection) => answerPracticeOn(connection, user, params, input));
 
 export const getRun = (db: Db, viewer: User, id: string): Promise<RunState> =>
   db.connection().execute((connection) => getRunOn(connection, viewer, id));

@@ -30,7 +30,7 @@ describe('the run engine', () => {
   afterAll(() => t.close());
 
   const start = (cookie = student.cookie, id = scenarioId) =>
-    t.request({ method: 'POST', url: '/api/runs', body: { scenarioId: id }, cookie });
+    t.request({ method: 'POST', url: '/api/runs', body: { scenarioId: id, startOver: true }, cookie });
   const get = (runId: string, cookie = student.cookie) =>
     t.request({ method: 'GET', url: `/api/runs/${runId}`, cookie });
   /** Answers with the option at `fileIndex` in the fixture file, sent as the index the run shows it at. */
@@ -540,7 +540,7 @@ describe('starting runs per user', () => {
     try {
       const scenarioId = (await insertScenario(t.db)).id;
       const [first, second] = [await t.userWithSession('student'), await t.userWithSession('student')];
-      const start = (cookie: string) => t.request({ method: 'POST', url: '/api/runs', body: { scenarioId }, cookie });
+      const start = (cookie: string) => t.request({ method: 'POST', url: '/api/runs', body: { scenarioId, startOver: true }, cookie });
       expect((await start(first.cookie)).statusCode).toBe(201);
       expect((await start(first.cookie)).statusCode).toBe(201);
       const refused = await start(first.cookie);

@@ -31,6 +31,10 @@ const run: RunState = {
   durationSeconds: 0,
   scenarioDeleted: false,
   readOnly: false,
+  stepNumber: 1,
+  stepsLeftOnBestPath: 2,
+  resumable: true,
+  debrief: null,
   currentStep: {
     kind: 'choice',
     id: 'triage',
