@@ -49,7 +49,13 @@ test.beforeAll(async () => {
     });
   });
   for (let tries = 0; tries < 100; tries++) {
-    if (await fetch(`${origin}/api/health`).then((response) => response.ok, () => false)) return;
+    if (
+      await fetch(`${origin}/api/health`).then(
+        (response) => response.ok,
+        () => false,
+      )
+    )
+      return;
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error('the first-start server did not answer');

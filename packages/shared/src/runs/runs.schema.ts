@@ -230,7 +230,10 @@ export const practiceInputSchema = z.object({
 });
 export type PracticeInput = z.infer<typeof practiceInputSchema>;
 
-export const practiceParamsSchema = z.object({ id: z.string().min(1).max(100), practiceId: z.string().min(1).max(100) });
+export const practiceParamsSchema = z.object({
+  id: z.string().min(1).max(100),
+  practiceId: z.string().min(1).max(100),
+});
 
 /** A practice attempt: the step as a trainee sees it before answering, then the answer's result. */
 export const practiceStateSchema = z.object({

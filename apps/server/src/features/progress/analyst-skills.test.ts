@@ -16,7 +16,12 @@ describe('analyst skills and calibration', () => {
   /** Plays the every-kind scenario: every step right except the estimate, which states `term`. */
   async function play(term: string): Promise<RunState> {
     const started = (
-      await t.request({ method: 'POST', url: '/api/runs', body: { scenarioId: scenario.id, startOver: true }, cookie: trainee.cookie })
+      await t.request({
+        method: 'POST',
+        url: '/api/runs',
+        body: { scenarioId: scenario.id, startOver: true },
+        cookie: trainee.cookie,
+      })
     ).json().run as RunState;
     let state = started;
     while (state.status === 'in_progress') {

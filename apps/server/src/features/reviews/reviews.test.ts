@@ -24,7 +24,12 @@ describe('the instructor review queue', () => {
   /** A completed run, every step right, the written answer `text`; returns the run. */
   async function completedRun(text: string): Promise<RunState> {
     const started = (
-      await t.request({ method: 'POST', url: '/api/runs', body: { scenarioId: scenario.id, startOver: true }, cookie: trainee.cookie })
+      await t.request({
+        method: 'POST',
+        url: '/api/runs',
+        body: { scenarioId: scenario.id, startOver: true },
+        cookie: trainee.cookie,
+      })
     ).json().run as RunState;
     let state = started;
     while (state.status === 'in_progress') {

@@ -35,7 +35,12 @@ describe('the built-in library, played to the end', () => {
     quality: (retried: boolean) => 'right' | 'wrong',
   ): Promise<RunState> {
     const steps = new Map<string, ScenarioStep>(scenario.steps.map((step) => [step.id, step]));
-    const started = await t.request({ method: 'POST', url: '/api/runs', body: { scenarioId: scenario.id, startOver: true }, cookie });
+    const started = await t.request({
+      method: 'POST',
+      url: '/api/runs',
+      body: { scenarioId: scenario.id, startOver: true },
+      cookie,
+    });
     expect(started.statusCode).toBe(201);
     let run = started.json().run as RunState;
     let retried = false;

@@ -366,8 +366,7 @@ function describeRun(
   const correctCount = decisions.filter((decision) => decision.correct === 1).length;
   const figures = runFigures(run);
   const owner = run.user_id === viewer.id;
-  const resumable =
-    owner && live && (run.status === 'in_progress' || (run.status === 'ended' && finished.latest));
+  const resumable = owner && live && (run.status === 'in_progress' || (run.status === 'ended' && finished.latest));
   const left = current ? bestPath(steps, current.id) : null;
 
   return {
@@ -469,7 +468,10 @@ function debriefOf(
   const steps = scenario?.definition.steps ?? [];
   const stepById = new Map(steps.map((step) => [step.id, step]));
 
-  const techniques = new Map<string, { right: number; answered: number; thousandths: number; missed: DebriefTechnique['missed'] }>();
+  const techniques = new Map<
+    string,
+    { right: number; answered: number; thousandths: number; missed: DebriefTechnique['missed'] }
+  >();
   for (const decision of decisions) {
     const id = techniqueKey(decision.technique);
     if (!id) continue;

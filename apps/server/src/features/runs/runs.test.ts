@@ -540,7 +540,8 @@ describe('starting runs per user', () => {
     try {
       const scenarioId = (await insertScenario(t.db)).id;
       const [first, second] = [await t.userWithSession('student'), await t.userWithSession('student')];
-      const start = (cookie: string) => t.request({ method: 'POST', url: '/api/runs', body: { scenarioId, startOver: true }, cookie });
+      const start = (cookie: string) =>
+        t.request({ method: 'POST', url: '/api/runs', body: { scenarioId, startOver: true }, cookie });
       expect((await start(first.cookie)).statusCode).toBe(201);
       expect((await start(first.cookie)).statusCode).toBe(201);
       const refused = await start(first.cookie);

@@ -29,7 +29,12 @@ describe('the run engine with every step kind', () => {
 
   const stepOf = (id: string): ScenarioStep => scenario.definition.steps.find((step) => step.id === id)!;
   const start = async (): Promise<RunState> => {
-    const response = await t.request({ method: 'POST', url: '/api/runs', body: { scenarioId: scenario.id, startOver: true }, cookie });
+    const response = await t.request({
+      method: 'POST',
+      url: '/api/runs',
+      body: { scenarioId: scenario.id, startOver: true },
+      cookie,
+    });
     expect(response.statusCode).toBe(201);
     return response.json().run as RunState;
   };
