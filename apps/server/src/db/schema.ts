@@ -30,6 +30,8 @@ export interface SessionsTable {
   expires_at: string;
   ip: string | null;
   user_agent: string | null;
+  /** 1 until the person enrols the second factor the platform requires (such a session may only enrol). */
+  second_factor_due: ColumnType<number, number | undefined, number>;
 }
 
 export interface SettingsTable {

@@ -17,6 +17,11 @@ declare module 'fastify' {
      * what its page needs); every other signed-in or admin route answers 403 for it.
      */
     beforePasswordChange?: boolean;
+    /**
+     * True for the routes a session may still call while the platform requires a second factor the person has
+     * not enrolled (enrolling it, and what the Settings page around it needs); every other signed-in route answers 403.
+     */
+    beforeSecondFactor?: boolean;
     /** Set for every route under /api when it is registered (an API route loads the session). */
     api?: boolean;
     /** false: an API token may not call this route (token management itself); a browser session must. */
@@ -30,6 +35,8 @@ declare module 'fastify' {
     /** The signed-in user, re-read from the database on this request; null when signed out. */
     user: User | null;
     sessionId: string | null;
+    /** The session is held back by the second-factor policy until its person enrols a factor. */
+    secondFactorDue: boolean;
     /** The API token the request came with (`Authorization: Bearer`), when it did. */
     apiToken: LoadedApiToken['token'] | null;
   }
@@ -37,6 +44,10 @@ declare module 'fastify' {
 
 /** The answer to an account whose printed first-start password is still its password, on any other route. */
 export const PASSWORD_CHANGE_DUE = 'Choose a new password before continuing.';
+
+/** The answer to a session held back by the second-factor policy, on any route but enrolling. */
+export const SECOND_FACTOR_DUE =
+  'Set up a second factor (an authenticator app or a passkey) in Settings before continuing: this platform requires one.';
 
 /** The signed-in user of a route whose access is 'signedIn' or 'admin'. */
 export function currentUser(request: FastifyRequest): User {
@@ -72,6 +83,7 @@ export function registerAccess(app: FastifyInstance, db: Db, options: AccessOpti
   app.decorateRequest('user', null);
   app.decorateRequest('sessionId', null);
   app.decorateRequest('apiToken', null);
+  app.decorateRequest('secondFactorDue', false);
   const apiRoutes: FastifyInstance['apiRoutes'] = [];
   app.decorate('apiRoutes', apiRoutes);
 
@@ -119,6 +131,7 @@ export function registerAccess(app: FastifyInstance, db: Db, options: AccessOpti
       if (loaded) {
         request.user = loaded.user;
         request.sessionId = loaded.sessionId;
+        request.secondFactorDue = loaded.secondFactorDue;
       }
     }
     // Deny by default: a matched API route that somehow declares nothing is refused, never opened.
@@ -128,6 +141,7 @@ export function registerAccess(app: FastifyInstance, db: Db, options: AccessOpti
     if (request.user.must_change_password === 1 && !request.routeOptions.config.beforePasswordChange) {
       throw forbidden(PASSWORD_CHANGE_DUE);
     }
+    if (request.secondFactorDue && !request.routeOptions.config.beforeSecondFactor) throw forbidden(SECOND_FACTOR_DUE);
     if (access === 'admin' && request.user.role !== 'admin') throw forbidden();
   });
 

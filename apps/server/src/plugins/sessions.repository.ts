@@ -26,6 +26,7 @@ export async function createSession(
   db: DbOrTrx,
   userId: string,
   client: { ip: string | null; userAgent: string | null },
+  options: { secondFactorDue?: boolean } = {},
 ): Promise<NewSession> {
   const token = randomBytes(32).toString('base64url');
   const id = hashToken(token);
@@ -41,6 +42,7 @@ export async function createSession(
       expires_at: expiresAt,
       ip: client.ip,
       user_agent: client.userAgent?.slice(0, 300) ?? null,
+      second_factor_due: options.secondFactorDue ? 1 : 0,
     })
     .execute();
   return { token, id, expiresAt };
@@ -49,18 +51,20 @@ export async function createSession(
 export interface LoadedSession {
   sessionId: string;
   user: User;
+  /** The platform requires a second factor and the person has not enrolled one yet. */
+  secondFactorDue: boolean;
 }
 
 // Every signed-in request reads its session: built and compiled once.
 const sessionQuery = reusableQuery<
   { id: string },
-  User & { session_id: string; last_seen_at: string; expires_at: string }
+  User & { session_id: string; last_seen_at: string; expires_at: string; second_factor_due: number }
 >((db, param) =>
   db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .selectAll('users')
-    .select(['sessions.id as session_id', 'sessions.last_seen_at', 'sessions.expires_at'])
+    .select(['sessions.id as session_id', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.second_factor_due'])
     .where('sessions.id', '=', param('id')),
 );
 
@@ -86,8 +90,19 @@ export async function loadSession(db: DbOrTrx, token: string): Promise<LoadedSes
   if (idleFor > TOUCH_INTERVAL_MS) {
     await db.updateTable('sessions').set({ last_seen_at: nowIso() }).where('id', '=', id).execute();
   }
-  const { session_id: sessionId, last_seen_at: _lastSeen, expires_at: _expires, ...user } = row;
-  return { sessionId, user };
+  const {
+    session_id: sessionId,
+    last_seen_at: _lastSeen,
+    expires_at: _expires,
+    second_factor_due: secondFactorDue,
+    ...user
+  } = row;
+  return { sessionId, user, secondFactorDue: secondFactorDue === 1 };
+}
+
+/** The person enrolled a second factor: none of their sessions is held back any more. */
+export async function clearSecondFactorDue(db: DbOrTrx, userId: string): Promise<void> {
+  await db.updateTable('sessions').set({ second_factor_due: 0 }).where('user_id', '=', userId).execute();
 }
 
 export async function deleteSession(db: DbOrTrx, sessionId: string): Promise<void> {

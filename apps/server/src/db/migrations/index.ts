@@ -14,6 +14,7 @@ import * as trigramSearch from './2026_11_23_0801_trigram_search';
 import * as accountSecurity from './2026_11_23_1101_account_security';
 import * as singleSignOn from './2026_11_23_1201_single_sign_on';
 import * as apiTokens from './2026_11_23_1202_api_tokens';
+import * as secondFactorDue from './2026_11_23_1203_second_factor_due';
 
 /** Every migration, by name; names sort in the order they run. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_1101_account_security': accountSecurity,
   '2026_11_23_1201_single_sign_on': singleSignOn,
   '2026_11_23_1202_api_tokens': apiTokens,
+  '2026_11_23_1203_second_factor_due': secondFactorDue,
 };

@@ -232,7 +232,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   app.post(
     '/password',
     {
-      config: { access: 'signedIn', beforePasswordChange: true },
+      config: { access: 'signedIn', beforePasswordChange: true, beforeSecondFactor: true },
       schema: {
         tags: ['auth'],
         operationId: 'changePassword',
@@ -245,7 +245,14 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
       },
     },
     async (request, reply) => {
-      const session = await changePassword(db, currentUser(request), request.body, clientOf(request), lockout);
+      const session = await changePassword(
+        db,
+        currentUser(request),
+        request.body,
+        clientOf(request),
+        lockout,
+        request.secondFactorDue,
+      );
       setSessionCookie(reply, secureCookies, session.token);
       return { ok: true as const };
     },

@@ -190,7 +190,11 @@ export async function signIn(
 
   const needs = await secondFactorNeeds(db, fresh);
   if (needs.enrolled) return { user: fresh, pendingToken: await startPendingSignIn(db, fresh.id, client) };
-  return { ...(await completeSignIn(db, fresh, client, replacedSessionId)), mustEnrol: needs.required };
+  // Required but not enrolled: the session may only enrol until a factor is added (plugins/access.ts).
+  return {
+    ...(await completeSignIn(db, fresh, client, replacedSessionId, { secondFactorDue: needs.required })),
+    mustEnrol: needs.required,
+  };
 }
 
 export type SignInResult =
@@ -283,11 +287,12 @@ async function completeSignIn(
   fresh: User,
   client: Client,
   replacedSessionId: string | null,
+  options: { secondFactorDue?: boolean } = {},
 ): Promise<{ user: User; session: NewSession }> {
   const email = fresh.email;
   const signedIn = await db.transaction().execute(async (trx) => {
     if (replacedSessionId) await deleteSession(trx, replacedSessionId);
-    const session = await createSession(trx, fresh.id, client);
+    const session = await createSession(trx, fresh.id, client, options);
     await recordLoginEvent(trx, { email, role: fresh.role, event: 'login', ip: client.ip });
     return { user: fresh, session };
   });
@@ -363,6 +368,8 @@ export async function changePassword(
   input: { currentPassword: string; newPassword: string },
   client: Client,
   policy: LockoutPolicy,
+  /** The session being replaced was held back by the second-factor policy: the replacement is too. */
+  secondFactorDue = false,
 ): Promise<NewSession> {
   await consumeRateLimit(db, PASSWORD_CHANGE_PER_USER, user.id);
   const attempt = await countSignInAttempt(db, user.id, policy);
@@ -380,7 +387,7 @@ export async function changePassword(
   const session = await db.transaction().execute(async (trx) => {
     await setPasswordHash(trx, user.id, passwordHash, nowIso());
     await deleteUserSessions(trx, user.id);
-    const replacement = await createSession(trx, user.id, client);
+    const replacement = await createSession(trx, user.id, client, { secondFactorDue });
     await recordLoginEvent(trx, { email: user.email, role: user.role, event: 'password_change', ip: client.ip });
     return replacement;
   });

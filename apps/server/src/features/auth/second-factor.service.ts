@@ -26,7 +26,13 @@ import { recordLoginEvent } from '../activity/activity.service';
 import { recordAudit } from '../audit/audit.service';
 import { endStreamsOfEndedSessions } from '../notifications/notifications.hub';
 import { getSecondFactorPolicy, policyApplies } from '../settings/settings.service';
-import { deleteSessionOf, deleteUserSessions, hashToken, listUserSessions } from '../../plugins/sessions.repository';
+import {
+  clearSecondFactorDue,
+  deleteSessionOf,
+  deleteUserSessions,
+  hashToken,
+  listUserSessions,
+} from '../../plugins/sessions.repository';
 import {
   claimTotpStep,
   countSecondFactors,
@@ -214,6 +220,8 @@ async function addFactor(
       ...fields,
     };
     await insertSecondFactor(trx, row);
+    // Enrolled: sessions the second-factor policy held back may now do everything their role allows.
+    if (first) await clearSecondFactorDue(trx, user.id);
     const recoveryCodes = first ? await issueRecoveryCodes(trx, user.id) : null;
     await recordLoginEvent(trx, { email: user.email, role: user.role, event: 'second_factor_added', ip: client.ip });
     await recordAudit(trx, {

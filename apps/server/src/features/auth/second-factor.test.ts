@@ -3,6 +3,7 @@ import { generate } from 'otplib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, PASSWORD, type TestApp } from '../../../test/helper';
 import { SESSION_COOKIE } from '../../plugins/sessions.repository';
+import { SECOND_FACTOR_DUE } from '../../plugins/access';
 import { PENDING_COOKIE } from '../../plugins/session-cookie';
 import { resetPassword } from '../../bootstrap';
 
@@ -253,6 +254,56 @@ describe('second-factor policy', () => {
     expect((await login(student.email)).json().mustEnrol).toBeUndefined();
     const security = await t.request({ method: 'GET', url: '/api/security', cookie: admin.cookie });
     expect(security.json()).toMatchObject({ policy: 'admins', required: true });
+  });
+});
+
+describe('the second-factor policy on the server', () => {
+  async function requireForAdmins() {
+    const admin = await t.userWithSession('admin');
+    await t.request({
+      method: 'PUT',
+      url: '/api/settings/second-factor-policy',
+      cookie: admin.cookie,
+      body: { policy: 'admins' },
+    });
+  }
+  const sessionOf = (response: { cookies: { name: string; value: string }[] }) =>
+    response.cookies.find((cookie) => cookie.name === SESSION_COOKIE)!.value;
+
+  it('holds a covered admin without a factor to enrolling: other routes answer 403 until one is added', async () => {
+    await requireForAdmins();
+    const admin = await t.createUser({ role: 'admin' });
+    const cookie = sessionOf(await login(admin.email));
+    const refused = await t.request({ method: 'GET', url: '/api/users', cookie });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error).toBe(SECOND_FACTOR_DUE);
+    expect((await t.request({ method: 'GET', url: '/api/security', cookie })).statusCode).toBe(200);
+    await enrolTotp(cookie);
+    expect((await t.request({ method: 'GET', url: '/api/users', cookie })).statusCode).toBe(200);
+  });
+
+  it('keeps holding the session back when its password is changed before enrolling', async () => {
+    await requireForAdmins();
+    const admin = await t.createUser({ role: 'admin' });
+    const cookie = sessionOf(await login(admin.email));
+    const changed = await t.request({
+      method: 'POST',
+      url: '/api/auth/password',
+      cookie,
+      body: { currentPassword: PASSWORD, newPassword: 'N3w!Passphrase', confirmPassword: 'N3w!Passphrase' },
+    });
+    expect(changed.statusCode).toBe(200);
+    const replaced = sessionOf(changed);
+    expect((await t.request({ method: 'GET', url: '/api/users', cookie: replaced })).json().error).toBe(
+      SECOND_FACTOR_DUE,
+    );
+  });
+
+  it('leaves people the policy does not cover alone', async () => {
+    await requireForAdmins();
+    const student = await t.createUser({ role: 'student' });
+    const cookie = sessionOf(await login(student.email));
+    expect((await t.request({ method: 'GET', url: '/api/sim/list', cookie })).statusCode).toBe(200);
   });
 });
 

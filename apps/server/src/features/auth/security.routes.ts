@@ -45,7 +45,7 @@ export const securityRoutes: FastifyPluginAsyncZod<{ db: Db; relyingParty: Relyi
   app.get(
     '',
     {
-      config: { access: 'signedIn' },
+      config: { access: 'signedIn', beforeSecondFactor: true },
       schema: {
         tags: ['security'],
         operationId: 'getAccountSecurity',
@@ -61,7 +61,7 @@ export const securityRoutes: FastifyPluginAsyncZod<{ db: Db; relyingParty: Relyi
   app.post(
     '/totp',
     {
-      config: { access: 'signedIn' },
+      config: { access: 'signedIn', beforeSecondFactor: true },
       schema: {
         tags: ['security'],
         operationId: 'startTotpEnrolment',
@@ -78,7 +78,7 @@ export const securityRoutes: FastifyPluginAsyncZod<{ db: Db; relyingParty: Relyi
   app.post(
     '/totp/confirm',
     {
-      config: { access: 'signedIn' },
+      config: { access: 'signedIn', beforeSecondFactor: true },
       schema: {
         tags: ['security'],
         operationId: 'confirmTotpEnrolment',
@@ -101,7 +101,7 @@ export const securityRoutes: FastifyPluginAsyncZod<{ db: Db; relyingParty: Relyi
   app.post(
     '/passkeys/options',
     {
-      config: { access: 'signedIn' },
+      config: { access: 'signedIn', beforeSecondFactor: true },
       schema: {
         tags: ['security'],
         operationId: 'getPasskeyRegistrationOptions',
@@ -123,7 +123,7 @@ export const securityRoutes: FastifyPluginAsyncZod<{ db: Db; relyingParty: Relyi
   app.post(
     '/passkeys',
     {
-      config: { access: 'signedIn' },
+      config: { access: 'signedIn', beforeSecondFactor: true },
       schema: {
         tags: ['security'],
         operationId: 'registerPasskey',
@@ -153,7 +153,7 @@ export const securityRoutes: FastifyPluginAsyncZod<{ db: Db; relyingParty: Relyi
   app.delete(
     '/factors/:id',
     {
-      config: { access: 'signedIn' },
+      config: { access: 'signedIn', beforeSecondFactor: true },
       schema: {
         tags: ['security'],
         operationId: 'removeSecondFactor',
@@ -174,7 +174,7 @@ export const securityRoutes: FastifyPluginAsyncZod<{ db: Db; relyingParty: Relyi
   app.post(
     '/recovery-codes',
     {
-      config: { access: 'signedIn' },
+      config: { access: 'signedIn', beforeSecondFactor: true },
       schema: {
         tags: ['security'],
         operationId: 'renewRecoveryCodes',
@@ -189,7 +189,7 @@ export const securityRoutes: FastifyPluginAsyncZod<{ db: Db; relyingParty: Relyi
   app.get(
     '/sessions',
     {
-      config: { access: 'signedIn' },
+      config: { access: 'signedIn', beforeSecondFactor: true },
       schema: {
         tags: ['security'],
         operationId: 'listMySessions',
@@ -205,7 +205,7 @@ export const securityRoutes: FastifyPluginAsyncZod<{ db: Db; relyingParty: Relyi
   app.delete(
     '/sessions/:id',
     {
-      config: { access: 'signedIn' },
+      config: { access: 'signedIn', beforeSecondFactor: true },
       schema: {
         tags: ['security'],
         operationId: 'endMySession',
@@ -224,7 +224,7 @@ export const securityRoutes: FastifyPluginAsyncZod<{ db: Db; relyingParty: Relyi
   app.post(
     '/sessions/end-others',
     {
-      config: { access: 'signedIn' },
+      config: { access: 'signedIn', beforeSecondFactor: true },
       schema: {
         tags: ['security'],
         operationId: 'endMyOtherSessions',

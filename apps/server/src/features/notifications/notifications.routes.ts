@@ -41,7 +41,7 @@ export const notificationsRoutes: FastifyPluginAsyncZod<NotificationsRoutesOptio
   app.get(
     '',
     {
-      config: { access: 'signedIn' },
+      config: { access: 'signedIn', beforeSecondFactor: true },
       schema: {
         tags: ['notifications'],
         operationId: 'listNotifications',
@@ -56,7 +56,7 @@ export const notificationsRoutes: FastifyPluginAsyncZod<NotificationsRoutesOptio
   app.post(
     '/read',
     {
-      config: { access: 'signedIn' },
+      config: { access: 'signedIn', beforeSecondFactor: true },
       schema: {
         tags: ['notifications'],
         operationId: 'markNotificationsRead',
@@ -74,7 +74,7 @@ export const notificationsRoutes: FastifyPluginAsyncZod<NotificationsRoutesOptio
   app.get(
     '/stream',
     {
-      config: { access: 'signedIn' },
+      config: { access: 'signedIn', beforeSecondFactor: true },
       schema: {
         tags: ['notifications'],
         operationId: 'streamNotifications',

@@ -60,7 +60,7 @@ export const scenariosRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
   app.get(
     '/list/count',
     {
-      config: { access: 'signedIn' },
+      config: { access: 'signedIn', beforeSecondFactor: true },
       schema: {
         tags: ['scenarios'],
         operationId: 'countScenarios',

@@ -95,7 +95,7 @@ export const settingsRoutes: FastifyPluginAsyncZod<{
   app.get(
     '/second-factor-policy',
     {
-      config: { access: 'admin' },
+      config: { access: 'admin', beforeSecondFactor: true },
       schema: {
         tags: ['settings'],
         operationId: 'getSecondFactorPolicy',
