@@ -158,7 +158,8 @@ test('End Simulation asks first, then ends the run at once with its score', asyn
 });
 
 test('leaving mid-run loses nothing: the run resumes at the same step, answered state and score', async ({ page }) => {
-  const runId = await startAs(page, trainee);
+  // A trainee of its own: a start continues the trainee's unfinished run, and an earlier test ended one early.
+  const runId = await startAs(page, await seedUser());
   await option(page, 'Block the sender address and wait for more reports').click();
   await page.getByRole('button', { name: 'Next' }).click();
   // The fall-through went to the following step in order.
