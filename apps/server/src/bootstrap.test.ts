@@ -519,10 +519,12 @@ onPostgres?.('two compiled servers on one PostgreSQL database, as behind a load 
       expect(ended.json.run).toMatchObject({ id: runId, status: 'ended' });
       expect((await a.call('GET', `/api/runs/${runId}`)).json.run.status).toBe('ended');
 
-      // The run-start limit (3 a minute here) counts starts on both servers together.
-      expect((await b.call('POST', '/api/runs', { scenarioId })).status).toBe(201);
-      expect((await a.call('POST', '/api/runs', { scenarioId })).status).toBe(201);
-      expect((await b.call('POST', '/api/runs', { scenarioId })).status).toBe(429);
+      // The run-start limit (3 a minute here) counts starts on both servers together. Each asks to start over:
+      // a plain start would continue the trainee's unfinished run, which starts nothing and counts nothing.
+      const startOver = { scenarioId, startOver: true };
+      expect((await b.call('POST', '/api/runs', startOver)).status).toBe(201);
+      expect((await a.call('POST', '/api/runs', startOver)).status).toBe(201);
+      expect((await b.call('POST', '/api/runs', startOver)).status).toBe(429);
 
       expect((await b.call('POST', '/api/auth/logout', {})).status).toBe(200);
       expect((await a.call('GET', '/api/auth/me')).json).toEqual({ user: null });

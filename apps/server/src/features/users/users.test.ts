@@ -318,7 +318,7 @@ describe('GET /api/users/dashboard-stats', () => {
         deleted_at: null,
       })
       .execute();
-    const run = (startedAt: string) => ({
+    const run = (startedAt: string, status: 'in_progress' | 'ended') => ({
       id: randomUUID(),
       user_id: student.id,
       scenario_id: 'stats-scenario',
@@ -336,13 +336,14 @@ describe('GET /api/users/dashboard-stats', () => {
       hint_opened: 0,
       visit_submitted: 0,
       last_credit_thousandths: null,
-      status: 'in_progress' as const,
+      status,
       started_at: startedAt,
       updated_at: startedAt,
     });
+    // A trainee has one run in progress per scenario: the older one was ended.
     await t.db
       .insertInto('runs')
-      .values([run(now), run(new Date(Date.now() - 8 * 86_400_000).toISOString())])
+      .values([run(now, 'in_progress'), run(new Date(Date.now() - 8 * 86_400_000).toISOString(), 'ended')])
       .execute();
     await t.request({
       method: 'POST',
