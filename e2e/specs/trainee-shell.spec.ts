@@ -213,7 +213,9 @@ test.describe('links survive sign-in', () => {
     await expect(page).toHaveURL(/\/login\?next=/);
     await signInThroughForm(page, E2E_ADMIN);
     await expect(page).toHaveURL(new RegExp(`/runs/${run.id}/report$`));
-    await expect(page.getByRole('heading', { name: 'After-action report', level: 1 })).toBeVisible();
+    // The loaded report is headed by its scenario, under "After-action report".
+    await expect(page.getByRole('heading', { name: `Shared drill ${tag}`, level: 1 })).toBeVisible();
+    await expect(page.getByText('After-action report', { exact: true })).toBeVisible();
     await expect(page).toHaveTitle(`After-action report: Shared drill ${tag} · Tradecraft`);
   });
 
