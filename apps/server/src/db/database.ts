@@ -163,7 +163,7 @@ export async function migrateToLatest(db: Db, pgSchema?: string): Promise<string
   });
 }
 
-const isPostgresDb = (db: DbOrTrx) => db.getExecutor().adapter instanceof PostgresAdapter;
+export const isPostgresDb = (db: DbOrTrx): boolean => db.getExecutor().adapter instanceof PostgresAdapter;
 
 /**
  * Serialises what follows in this transaction with every other transaction taking the same lock, in any

@@ -1,8 +1,9 @@
 import { CompiledQuery, createQueryId, sql, type KyselyPlugin, type RootOperationNode } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/helper';
+import { listLoginEvents } from '../features/activity/activity.repository';
 import { listAuditEntries } from '../features/audit/audit.repository';
-import { listCatalogue, listRunsOfUser } from '../features/progress/progress.repository';
+import { listCatalogue, listRunsOfUser, listTrainingProgress } from '../features/progress/progress.repository';
 import type { Db } from './database';
 
 // Migration 0060: the queries the pages benchmark (bench/pages) found sorting or scanning in step with the
@@ -69,5 +70,50 @@ describe('indexes for pages that must not grow with the data', () => {
     const [runs] = await plans((db) => listRunsOfUser(db, 'u'));
     expect(runs?.plan).toContain('runs_user_started_id_idx');
     expect(runs?.plan).not.toMatch(/TEMP B-TREE|Sort Key/);
+  });
+
+  // "Contains" searches read an index: on SQLite the trigram FTS5 tables of migration 2026_11_25_0001, which the
+  // plan shows; on PostgreSQL the pg_trgm indexes of 2026_11_23_0801, which its planner prefers only once a table
+  // is large, so there the test checks that each searched column has one.
+  async function searchedThroughIndex(run: (db: Db) => Promise<unknown>, sqliteTable: string, pgIndexes: string[]) {
+    if (t.dialect === 'postgres') {
+      const { rows } = await sql<{ indexname: string }>`
+        select indexname from pg_indexes where schemaname = current_schema() and indexdef like '%gin_trgm_ops%'`.execute(
+        t.db,
+      );
+      expect(rows.map((row) => row.indexname)).toEqual(expect.arrayContaining(pgIndexes));
+      return;
+    }
+    const sent = await plans(run);
+    const page = sent.find((query) => /order by/i.test(query.sql)) ?? sent[0];
+    expect(page?.plan).toContain(sqliteTable);
+    return page?.plan;
+  }
+
+  it('searches sign-in emails through a trigram index', async () => {
+    await searchedThroughIndex(
+      (db) => listLoginEvents(db, { search: 'seed-00012' }, { sort: 'timestamp', dir: 'desc', page: 1, pageSize: 10 }),
+      'login_events_search',
+      ['login_events_email_trgm_idx'],
+    );
+  });
+
+  it('searches audit details through a trigram index', async () => {
+    await searchedThroughIndex(
+      (db) =>
+        listAuditEntries(db, { details: 'variant 12' }, { sort: 'timestamp', dir: 'desc', page: 1, pageSize: 10 }),
+      'audit_log_search',
+      ['audit_log_details_trgm_idx'],
+    );
+  });
+
+  it('searches Training Progress by person through the people found, then their runs by index', async () => {
+    const plan = await searchedThroughIndex(
+      (db) =>
+        listTrainingProgress(db, { search: 'seed-00012' }, { sort: 'started', dir: 'desc', page: 1, pageSize: 10 }),
+      'users_search',
+      ['users_email_trgm_idx', 'users_name_trgm_idx'],
+    );
+    if (plan !== undefined) expect(plan).toMatch(/runs_user_started_idx|runs_user_scenario/);
   });
 });

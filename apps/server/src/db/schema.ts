@@ -264,6 +264,12 @@ export interface RunPracticeTable {
   time_ms: number | null;
 }
 
+/** Counts kept by triggers as rows are written (`login_events`, `login_events:<event>`). */
+export interface RowCountsTable {
+  name: string;
+  value: ColumnType<number | string, number, number>;
+}
+
 export interface Database {
   second_factors: SecondFactorsTable;
   recovery_codes: RecoveryCodesTable;
@@ -285,6 +291,7 @@ export interface Database {
   sso_sign_ins: SsoSignInsTable;
   api_tokens: ApiTokensTable;
   run_practice: RunPracticeTable;
+  row_counts: RowCountsTable;
 }
 
 export type User = Selectable<UsersTable>;

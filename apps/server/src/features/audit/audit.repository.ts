@@ -2,7 +2,7 @@ import type { AuditSortColumn, SortDirection } from '@tradecraft/shared';
 import { sql } from 'kysely';
 import type { DbOrTrx } from '../../db/database';
 import { boundedCount, countCapFor, type BoundedTotal } from '../../db/bounded-count';
-import { containsIgnoringCase } from '../../db/contains';
+import { containsText } from '../../db/text-search';
 import { keysetBatches } from '../../db/keyset-batches';
 
 export interface AuditFilters {
@@ -35,7 +35,10 @@ function filteredAudit(db: DbOrTrx, filters: AuditFilters) {
   let query = db.selectFrom('audit_log');
   for (const column of TEXT_FILTERS) {
     const text = filters[column]?.trim();
-    if (text) query = query.where((eb) => containsIgnoringCase(eb.ref(column), text));
+    if (text)
+      query = query.where((eb) =>
+        containsText(db, `audit_log.${column}`, eb.ref('audit_log.id'), eb.ref(column), text),
+      );
   }
   return query
     .$if(filters.fromIso !== undefined, (qb) => qb.where('at', '>=', filters.fromIso!))

@@ -2,7 +2,7 @@ import { PASS_MARK_RATIO, type SortDirection, type TrainingProgressSortColumn } 
 import { sql, type Expression, type Selectable, type SqlBool } from 'kysely';
 import { boundedCount, countCapFor, type BoundedTotal } from '../../db/bounded-count';
 import type { DbOrTrx } from '../../db/database';
-import { containsIgnoringCase } from '../../db/contains';
+import { containsText } from '../../db/text-search';
 import type { Run, RunDecisionsTable, Scenario } from '../../db/schema';
 import type { SkillTally } from '../runs/run-figures';
 
@@ -169,17 +169,32 @@ export interface TrainingProgressRowData {
 
 function filteredRuns(db: DbOrTrx, filters: TrainingProgressFilters) {
   const search = filters.search?.trim();
-  return db
-    .selectFrom('runs')
-    .innerJoin('users', 'users.id', 'runs.user_id')
-    .$if(Boolean(search), (qb) =>
-      qb.where((eb) =>
-        eb.or([
-          containsIgnoringCase(eb.ref('users.email'), search!),
-          containsIgnoringCase(sql`${eb.ref('users.first_name')} || ' ' || ${eb.ref('users.last_name')}`, search!),
-        ]),
-      ),
-    );
+  return (
+    db
+      .selectFrom('runs')
+      .innerJoin('users', 'users.id', 'runs.user_id')
+      // The search finds the few matching people first, then their runs through the (user_id, started_at) index,
+      // rather than testing the person of every run.
+      .$if(Boolean(search), (qb) =>
+        qb.where('runs.user_id', 'in', (eb) =>
+          eb
+            .selectFrom('users as searched')
+            .select('searched.id')
+            .where((inner) =>
+              inner.or([
+                containsText(db, 'users.email', inner.ref('searched.id'), inner.ref('searched.email'), search!),
+                containsText(
+                  db,
+                  'users.full_name',
+                  inner.ref('searched.id'),
+                  sql`${inner.ref('searched.first_name')} || ' ' || ${inner.ref('searched.last_name')}`,
+                  search!,
+                ),
+              ]),
+            ),
+        ),
+      )
+  );
 }
 
 // Sort keys as SQL expressions with literals only (no bound parameters), so each can match the expression

@@ -11,7 +11,7 @@ import type { z } from 'zod';
 import { nowIso } from '../../clock';
 import type { DbOrTrx, Trx } from '../../db/database';
 import type { Database, NewUser, User, UserUpdate } from '../../db/schema';
-import { containsIgnoringCase } from '../../db/contains';
+import { containsText } from '../../db/text-search';
 
 export function findUserByEmail(db: DbOrTrx, email: string): Promise<User | undefined> {
   return db.selectFrom('users').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
@@ -89,9 +89,15 @@ function filteredUsers(db: DbOrTrx, filters: UsersListFilters) {
     .$if(Boolean(search), (qb) =>
       qb.where((eb) =>
         eb.or([
-          containsIgnoringCase(sql`${eb.ref('first_name')} || ' ' || ${eb.ref('last_name')}`, search!),
-          containsIgnoringCase(eb.ref('email'), search!),
-          containsIgnoringCase(eb.ref('designation'), search!),
+          containsText(
+            db,
+            'users.full_name',
+            eb.ref('users.id'),
+            sql`${eb.ref('first_name')} || ' ' || ${eb.ref('last_name')}`,
+            search!,
+          ),
+          containsText(db, 'users.email', eb.ref('users.id'), eb.ref('email'), search!),
+          containsText(db, 'users.designation', eb.ref('users.id'), eb.ref('designation'), search!),
         ]),
       ),
     );

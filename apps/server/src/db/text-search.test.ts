@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/helper';
+import { listLoginEvents, loginEventCounts, recordLoginEvent } from '../features/activity/activity.repository';
+import { listAuditEntries } from '../features/audit/audit.repository';
+import { listManagedUsers } from '../features/users/users.repository';
+
+// Migration 2026_11_25_0001: "contains" searches served by trigram indexes on SQLite (pg_trgm on PostgreSQL),
+// and the sign-in counts kept by triggers. The searches must answer exactly what the plain LIKE answered, and the
+// indexes and counts must follow every insert, update and delete.
+describe('searches through trigram indexes, and counts kept as rows are written', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+  beforeEach(async () => {
+    await t.db.deleteFrom('login_events').execute();
+    await t.db.deleteFrom('audit_log').execute();
+  });
+
+  const page = { sort: 'timestamp', dir: 'desc', page: 1, pageSize: 50 } as const;
+  const emailsFound = async (search: string) =>
+    (await listLoginEvents(t.db, { search }, page)).rows.map((row) => row.email).sort();
+
+  it('finds sign-in events whose email contains the text, ignoring case, however short or odd the text', async () => {
+    for (const email of ['Alice.Smith@corp.test', 'bob@corp.test', 'a_b%c@x.test', 'quote"d@x.test'])
+      await recordLoginEvent(t.db, { email, role: 'trainee', event: 'login', ip: null });
+    expect(await emailsFound('SMITH@')).toEqual(['Alice.Smith@corp.test']);
+    expect(await emailsFound('corp.test')).toEqual(['Alice.Smith@corp.test', 'bob@corp.test']);
+    // Shorter than a trigram: the same answer by scanning.
+    expect(await emailsFound('bo')).toEqual(['bob@corp.test']);
+    // LIKE's wildcards and FTS5's quote are taken literally.
+    expect(await emailsFound('_b%')).toEqual(['a_b%c@x.test']);
+    expect(await emailsFound('a_b%c')).toEqual(['a_b%c@x.test']);
+    expect(await emailsFound('e"d@')).toEqual(['quote"d@x.test']);
+    expect(await emailsFound('nobody')).toEqual([]);
+  });
+
+  it('forgets deleted events in the search and in the counts', async () => {
+    await recordLoginEvent(t.db, { email: 'gone@corp.test', role: 'trainee', event: 'failed_login', ip: null });
+    await recordLoginEvent(t.db, { email: 'kept@corp.test', role: 'trainee', event: 'login', ip: null });
+    const dayStart = new Date(Date.now() - 3_600_000).toISOString();
+    expect(await loginEventCounts(t.db, dayStart)).toMatchObject({ total: 2, failedLogins: 1, loginsToday: 1 });
+    await t.db.deleteFrom('login_events').where('email', '=', 'gone@corp.test').execute();
+    expect(await emailsFound('corp.test')).toEqual(['kept@corp.test']);
+    expect(await loginEventCounts(t.db, dayStart)).toMatchObject({ total: 1, failedLogins: 0, loginsToday: 1 });
+  });
+
+  it("follows a person's renamed name and changed email in the users search", async () => {
+    const user = await t.createUser({ first_name: 'Oldname', last_name: 'Person', email: 'first@corp.test' });
+    const found = async (search: string) =>
+      (await listManagedUsers(t.db, { search, sort: 'name', dir: 'asc', page: 1, pageSize: 25 })).items.map(
+        (row) => row.id,
+      );
+    expect(await found('oldname pers')).toEqual([user.id]);
+    await t.db
+      .updateTable('users')
+      .set({ first_name: 'Newname', email: 'second@corp.test' })
+      .where('id', '=', user.id)
+      .execute();
+    expect(await found('oldname')).toEqual([]);
+    expect(await found('first@corp')).toEqual([]);
+    expect(await found('NEWNAME person')).toEqual([user.id]);
+    expect(await found('second@corp')).toEqual([user.id]);
+  });
+
+  it('searches each audit column on its own', async () => {
+    await t.db
+      .insertInto('audit_log')
+      .values([
+        {
+          actor: 'lead@corp.test',
+          action: 'upload scenario',
+          details: 'variant 12 of the phishing case',
+          screen: 'Upload',
+          at: '2026-11-25T10:00:00.000Z',
+        },
+        {
+          actor: 'other@corp.test',
+          action: 'variant',
+          details: 'nothing here',
+          screen: 'Users',
+          at: '2026-11-25T10:01:00.000Z',
+        },
+      ])
+      .execute();
+    const audit = async (filters: Record<string, string>) =>
+      (await listAuditEntries(t.db, filters, { sort: 'timestamp', dir: 'asc', page: 1, pageSize: 10 })).rows.map(
+        (row) => row.actor,
+      );
+    expect(await audit({ details: 'VARIANT 12' })).toEqual(['lead@corp.test']);
+    expect(await audit({ action: 'variant' })).toEqual(['other@corp.test']);
+    expect(await audit({ details: 'variant', actor: 'other' })).toEqual([]);
+  });
+});
