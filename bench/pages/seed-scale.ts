@@ -283,6 +283,7 @@ export async function seedScale(target: SeedTarget, scale: number): Promise<Scal
       'credit_thousandths',
     ];
     let decisions = 0;
+    const inProgress = new Set<string>();
     const SLICE = 50_000;
     const spanMs = 365 * DAY_MS;
     for (let start = 0; start < counts.runs + TRAINEE_RUNS; start += SLICE) {
@@ -292,8 +293,13 @@ export async function seedScale(target: SeedTarget, scale: number): Promise<Scal
         const mine = index >= counts.runs; // the measured trainee's runs come last, on the first built-ins
         const scenario = mine ? scenarios[(index - counts.runs) % builtins.length]! : pick(scenarios);
         const steps = scenario.definition.steps;
+        const userId = mine ? traineeId : pick(students);
         const roll = random();
-        const status = roll < 0.6 ? 'completed' : roll < 0.85 ? 'in_progress' : 'ended';
+        const rolled = roll < 0.6 ? 'completed' : roll < 0.85 ? 'in_progress' : 'ended';
+        // A person has at most one run of a scenario in progress (the product's rule, held by a unique index).
+        const inProgressKey = `${userId}\u0000${scenario.id}`;
+        const status = rolled === 'in_progress' && inProgress.has(inProgressKey) ? 'ended' : rolled;
+        if (status === 'in_progress') inProgress.add(inProgressKey);
         const startedMs = mine
           ? now - (TRAINEE_RUNS - (index - counts.runs)) * DAY_MS
           : now - spanMs + Math.floor(((index + random()) / counts.runs) * spanMs);
@@ -334,7 +340,7 @@ export async function seedScale(target: SeedTarget, scale: number): Promise<Scal
         const finished = status === 'in_progress' ? null : iso(startedMs + (answered + 1) * 60_000);
         runRows.push([
           runId,
-          mine ? traineeId : pick(students),
+          userId,
           scenario.id,
           scenario.name,
           steps.length,

@@ -8,7 +8,9 @@ import { isPostgres } from './dialect';
 //    "contains". A phrase query on a trigram index finds exactly the rows holding the text (three characters or
 //    more), so a search reads the matches rather than the table. PostgreSQL has pg_trgm indexes of the same
 //    columns (2026_11_23_0801) and needs none of this.
-// 2. Both databases: `row_counts`, counts kept by triggers as rows are written (every sign-in event, and each
+// 2. Both databases: an index of sign-in events by (email, event), so "has this admin ever changed the password"
+//    (the setup checklist) is one lookup rather than a walk of every event of that kind.
+// 3. Both databases: `row_counts`, counts kept by triggers as rows are written (every sign-in event, and each
 //    kind of event), so the User Monitoring cards read two rows instead of counting the whole history.
 
 /**
@@ -128,6 +130,7 @@ async function rowCounts(db: Kysely<any>): Promise<void> {
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function up(db: Kysely<any>): Promise<void> {
   if (!isPostgres(db)) await sqliteSearchTables(db);
+  await db.schema.createIndex('login_events_email_event_idx').on('login_events').columns(['email', 'event']).execute();
   await rowCounts(db);
 }
 
@@ -145,5 +148,6 @@ export async function down(db: Kysely<any>): Promise<void> {
       await sql.raw(`drop table if exists ${fts}`).execute(db);
     }
   }
+  await db.schema.dropIndex('login_events_email_event_idx').execute();
   await db.schema.dropTable('row_counts').execute();
 }
