@@ -123,6 +123,37 @@ test.describe('progress and reporting', () => {
     await admin.dispose();
   });
 
+  test('an ended run is Incomplete on the dashboard, and Resume continues it at the step where it ended', async ({
+    page,
+  }) => {
+    await signInPage(page, student);
+    const started = await page.request.post('/api/runs', { data: { scenarioId, startOver: true } });
+    expect(started.status(), await started.text()).toBe(201);
+    const run = ((await started.json()) as { run: RunState }).run;
+    const step = run.currentStep!;
+    const optionIndex = step.options.findIndex((option) => option.text === STEPS[0]!.options[0]);
+    expect(
+      (
+        await page.request.post(`/api/runs/${run.id}/answer`, { data: { stepId: step.id, optionIndex, timeMs: 4200 } })
+      ).status(),
+    ).toBe(200);
+    expect((await page.request.post(`/api/runs/${run.id}/next`, { data: {} })).status()).toBe(200);
+    expect((await page.request.post(`/api/runs/${run.id}/end`, { data: {} })).status()).toBe(200);
+
+    await page.goto('/dashboard');
+    const row = page.locator(`tr[data-run-id="${run.id}"]`);
+    await expect(row.getByRole('cell').nth(3)).toHaveText('Incomplete');
+    await row.getByRole('link', { name: `Resume: ${scenarioName}` }).click();
+    await expect(page.getByRole('heading', { level: 2, name: 'Step relay' })).toBeVisible();
+    await expect(page.getByTestId('step-counter')).toHaveText('Step 2 · 3 left on the best path');
+    await expect(page).toHaveURL(`/simulation/${scenarioId}?simId=${run.id}`);
+    expect(((await (await page.request.get(`/api/runs/${run.id}`)).json()) as { run: RunState }).run.status).toBe(
+      'in_progress',
+    );
+    // Ended again, so the later tests see only finished runs of this scenario.
+    expect((await page.request.post(`/api/runs/${run.id}/end`, { data: {} })).status()).toBe(200);
+  });
+
   test('a finished run shows on the dashboard with its score and result, its timeline and its report', async ({
     page,
   }) => {

@@ -168,3 +168,59 @@ test('a student opening the configurator lands on the dashboard', async ({ page 
   await page.goto('/admin/scenario-config');
   await expect(page).toHaveURL(/\/dashboard$/);
 });
+
+/** Drops a file on the page as a person dragging it from their file manager would. */
+async function dropFile(page: Page, name: string, text: string) {
+  const dataTransfer = await page.evaluateHandle(
+    ({ name, text }) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([text], name, { type: 'application/yaml' }));
+      return transfer;
+    },
+    { name, text },
+  );
+  const target = page.getByRole('heading', { name: 'Upload Scenario', level: 1 });
+  await target.dispatchEvent('dragenter', { dataTransfer });
+  await target.dispatchEvent('dragover', { dataTransfer });
+  await expect(page.getByText('Drop the file to choose it.')).toBeVisible();
+  await target.dispatchEvent('drop', { dataTransfer });
+  await expect(page.getByText('Drop the file to choose it.')).toBeHidden();
+}
+
+test('a file dropped on the upload page is chosen, and Check only lists the findings without publishing', async ({
+  page,
+}) => {
+  const name = `Checked drill ${randomBytes(3).toString('hex')}`;
+  const text = scenarioFile({ name, type: 'Hacktivism', difficulty: 2 });
+  await signInAsAdmin(page);
+  await page.goto('/upload');
+
+  await dropFile(page, 'broken.yaml', BROKEN_SCENARIO_FILE);
+  await expect(page.getByRole('button', { name: 'Scenario file' })).toHaveText('broken.yaml');
+  await page.getByRole('button', { name: 'Check only' }).click();
+  const results = page.getByRole('region', { name: 'Check results' });
+  await expect(results.getByText('3 problems')).toBeVisible();
+  await expect(results.getByRole('list', { name: 'Problems in the file' }).getByRole('listitem')).toHaveText([
+    'steps[0].options[0].next_step: no step with id "nowhere"',
+    'steps[0].correct_option: 4 is out of range (2 options)',
+    'steps[0].mitre_attack: "T9999" is not an active ATT&CK Enterprise technique',
+  ]);
+  await expect(results).toContainText('broken.yaml: an upload of this file would be refused. Nothing was published');
+  await expectAccessible(page);
+
+  await dropFile(page, 'good-drill.yaml', text);
+  await expect(results).toHaveCount(0);
+  await page.getByRole('button', { name: 'Check only' }).click();
+  await expect(results.getByText('No problems found')).toBeVisible();
+  const id = name.toLowerCase().replace(/ /g, '-');
+  await expect(results).toContainText(`"${name}" (${id}), 4 steps: uploading this file would publish it.`);
+  await expect(results.getByText('1 warning')).toBeVisible();
+  await expect(results.getByRole('list', { name: 'Warnings' }).getByRole('listitem')).toContainText([
+    'steps: the correct option is the longest one in 4 of 4 choice steps',
+  ]);
+  await expectAccessible(page);
+
+  // Nothing was published: the picker does not list it.
+  const list = (await (await page.request.get('/api/sim/list')).json()) as { scenarios: { id: string }[] };
+  expect(list.scenarios.map((scenario) => scenario.id)).not.toContain(id);
+});

@@ -51,3 +51,54 @@ test('the picker filters by type and difficulty, and says so when nothing matche
   await expect(cards.filter({ hasText: tag })).toHaveCount(3);
   await expect(page.getByRole('combobox', { name: 'Type' })).toHaveValue('All Types');
 });
+
+test('a scenario in progress: the card resumes it, and Start over asks, then starts anew keeping the old run', async ({
+  page,
+}) => {
+  const tag = randomBytes(3).toString('hex');
+  const name = `Resume drill ${tag}`;
+  const admin = await adminApi();
+  const scenarioId = await publishScenario(admin, scenarioFile({ name, type: `Drill ${tag}`, difficulty: 2 }));
+  await admin.dispose();
+
+  await signInPage(page, await seedUser());
+  const started = await page.request.post('/api/runs', { data: { scenarioId } });
+  expect(started.status()).toBe(201);
+  const firstRunId = ((await started.json()) as { run: { id: string } }).run.id;
+
+  await page.goto(`/scenarios?q=${encodeURIComponent(name)}`);
+  const card = page.getByTestId('scenario-card').filter({ hasText: name });
+  await expect(card.getByTestId('scenario-progress')).toHaveText('In progress · step 1');
+  // Start Simulation goes on with the run in progress instead of starting a second one.
+  await expect(card.getByRole('link', { name: /Start Simulation/ })).toHaveCount(0);
+  const resume = card.getByRole('link', { name: `Resume Simulation: ${name}` });
+  await expect(resume).toHaveAttribute('href', `/simulation/${scenarioId}?simId=${firstRunId}`);
+
+  // Start over asks first, naming the scenario and saying the old run is kept; Cancel changes nothing.
+  await card.getByRole('button', { name: `Start over: ${name}` }).click();
+  const dialog = page.getByRole('dialog', { name: `Start "${name}" over?` });
+  await expect(dialog).toContainText(`Your unfinished run of ${name} ends now. It is kept in your history`);
+  await expectAccessible(page);
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  expect(
+    ((await (await page.request.get(`/api/runs/${firstRunId}`)).json()) as { run: { status: string } }).run.status,
+  ).toBe('in_progress');
+
+  await card.getByRole('button', { name: `Start over: ${name}` }).click();
+  await dialog.getByRole('button', { name: 'Start over' }).click();
+  await expect(page.getByRole('heading', { level: 2, name: `Triage the alert (${name})` })).toBeVisible();
+  await expect(page).toHaveURL(/\?simId=/);
+  const secondRunId = new URL(page.url()).searchParams.get('simId');
+  expect(secondRunId).not.toBe(firstRunId);
+  // The old run is kept in history, ended.
+  expect(
+    ((await (await page.request.get(`/api/runs/${firstRunId}`)).json()) as { run: { status: string } }).run.status,
+  ).toBe('ended');
+
+  await page.goto(`/scenarios?q=${encodeURIComponent(name)}`);
+  await expect(card.getByRole('link', { name: `Resume Simulation: ${name}` })).toHaveAttribute(
+    'href',
+    `/simulation/${scenarioId}?simId=${secondRunId}`,
+  );
+});

@@ -52,6 +52,7 @@ test('a trainee plays a scenario to the end, with a hint, a Retry, right and wro
   await expect(page.getByText('[Voicemail] 1 new message from +1 (555) 0147 - 0:48 sec')).toBeVisible();
   // The percent divides by the best path's length (4 steps: the sandbox step is off it) until the run completes.
   await scoreLine(page, '0 / 4 (0%)');
+  await expect(page.getByTestId('step-counter')).toHaveText('Step 1 · 4 left on the best path');
   await expectAccessible(page);
 
   // The hint is sent only when asked for, and says what it costs first.
@@ -95,7 +96,9 @@ test('a trainee plays a scenario to the end, with a hint, a Retry, right and wro
 
   // The correct option named `sign-in-logs`, so the sandbox step is skipped.
   await expect(stepHeading(page, "Dana's sign-in log")).toBeVisible();
-  await expect(page.getByText('Step 3 of 5')).toBeVisible();
+  // The counter follows the trainee's path (the second step played, though the third in the file) and counts
+  // what is left on the best path from here.
+  await expect(page.getByTestId('step-counter')).toHaveText('Step 2 · 3 left on the best path');
   await option(page, 'Dana signed in from her phone, nothing to see').click();
   await expect(feedback(page)).toContainText('Incorrect.');
   await page.getByRole('button', { name: 'Next' }).click();
@@ -118,10 +121,60 @@ test('a trainee plays a scenario to the end, with a hint, a Retry, right and wro
   await expect(stat('Right answers')).toContainText('3');
   await expect(stat('Duration')).toContainText(/\d+ seconds?/);
 
-  const attack = page.getByRole('region', { name: 'MITRE ATT&CK Score' }).getByRole('table');
-  await expect(attack.getByRole('row', { name: /T1566\.001 Phishing: Spearphishing Attachment 0 \/ 1/ })).toBeVisible();
-  await expect(attack.getByRole('row', { name: /T1583\.001 Acquire Infrastructure: Domains 1 \/ 1/ })).toBeVisible();
+  // The debrief: every technique met, with its right answers (0 included) and the steps missed.
+  const techniques = page.getByRole('region', { name: 'ATT&CK techniques met' }).getByRole('table');
+  await expect(techniques.getByRole('row')).toHaveCount(4);
+  await expect(techniques.locator('tr[data-technique="T1566.001"]')).toHaveText(
+    /T1566\.001 Phishing: Spearphishing Attachment\s*0 of 1\s*0\s*A clerk reports a "missed voicemail" email/,
+  );
+  await expect(techniques.locator('tr[data-technique="T1550.004"]')).toHaveText(/0 of 1\s*0\s*Dana's sign-in log/);
+  await expect(techniques.locator('tr[data-technique="T1583.001"]')).toHaveText(/1 of 1\s*1\s*Nothing/);
   await expect(page.getByText(/The MITRE Corporation/)).toBeVisible();
+
+  // Each step's first answer beside the best one.
+  const answers = page.getByRole('list', { name: 'Your answers and the best ones' }).getByRole('listitem');
+  await expect(answers).toHaveCount(4);
+  await expect(answers.first()).toContainText('Your answer');
+  await expect(answers.first()).toContainText('Open the attachment on your own workstation to see what it does');
+  await expect(answers.first()).toContainText(`Best answer${EMAIL_CORRECT}`);
+  await expect(answers.nth(1)).toContainText(
+    "Best answerThe attacker replayed Dana's stolen session cookie from a VPS",
+  );
+  await expect(answers.nth(2).getByRole('button', { name: /Practise this step/ })).toHaveCount(0);
+
+  // The path taken beside the best path (here the same four steps).
+  const taken = page.getByRole('list', { name: /The path you took \(4 steps\)/ }).getByRole('listitem');
+  await expect(taken).toHaveText([
+    'A clerk reports a "missed voicemail" email',
+    "Dana's sign-in log",
+    'The relay infrastructure',
+    'Close the case',
+  ]);
+  const best = page.getByRole('list', { name: /The best path \(4 steps\)/ }).getByRole('listitem');
+  await expect(best).toHaveCount(4);
+  await expect(best.nth(1)).toHaveText("Dana's sign-in logtaken");
+  await expectAccessible(page);
+
+  // Practise a missed step in place: answered right, recorded as practice, the score unchanged.
+  await answers.nth(1).getByRole('button', { name: "Practise this step: Dana's sign-in log" }).click();
+  const practice = page.getByRole('region', { name: "Practice: Dana's sign-in log" });
+  await expect(practice.getByRole('heading', { level: 3, name: "Dana's sign-in log" })).toBeFocused();
+  await expect(practice).toContainText("Practice is recorded apart from the run: it does not change this run's score.");
+  await expectAccessible(page);
+  await practice.getByRole('button', { name: "The attacker replayed Dana's stolen session cookie from a VPS" }).click();
+  const practiceResult = practice.getByRole('group', { name: 'Practice result' });
+  await expect(practiceResult).toContainText('Correct!');
+  await expect(practiceResult).toContainText(
+    "Practice credit: 1 of 1. Not counted: the run's score stays 2 / 4 (50%).",
+  );
+  await expect(answers.nth(1)).toContainText('Practice 1: Right (1 of 1, not counted)');
+  await expect(stat('Score')).toContainText('2 / 4');
+  await expectAccessible(page);
+  await practice.getByRole('button', { name: 'Close practice' }).click();
+  await expect(practice).toHaveCount(0);
+  await page.reload();
+  await expect(answers.nth(1)).toContainText('Practice 1: Right (1 of 1, not counted)');
+  await expect(stat('Score')).toContainText('50%');
 
   const timeline = page.getByRole('list', { name: 'Decision Timeline' });
   await expect(timeline.getByRole('listitem')).toHaveCount(5);
@@ -154,7 +207,19 @@ test('End Simulation asks first, then ends the run at once with its score', asyn
   await expect(page.getByRole('heading', { level: 1, name: 'Simulation Ended' })).toBeVisible();
   // Ending early divides by the best path's length, so it never inflates the percent.
   await expect(page.getByText('Score', { exact: true }).locator('..')).toContainText('1 / 4');
-  await expect(page.getByRole('heading', { name: 'MITRE ATT&CK Score' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'ATT&CK techniques met' })).toBeVisible();
+  // The best path shows only as far as the run went while the run can still go on.
+  await expect(page.getByRole('list', { name: /The path you took/ }).getByRole('listitem')).toHaveText([
+    'A clerk reports a "missed voicemail" email',
+    "Dana's sign-in logstopped here",
+  ]);
+  await expect(page.getByText('3 more steps on the best path, shown once this run is finished.')).toBeVisible();
+
+  // An ended run is resumable: Resume goes on at the step where it ended.
+  await page.getByRole('button', { name: 'Resume this run' }).click();
+  await expect(stepHeading(page, "Dana's sign-in log")).toBeVisible();
+  await expect(page.getByTestId('step-counter')).toHaveText('Step 2 · 3 left on the best path');
+  await scoreLine(page, '1 / 4 (25%)');
 });
 
 test('leaving mid-run loses nothing: the run resumes at the same step, answered state and score', async ({ page }) => {

@@ -20,8 +20,18 @@ export const paths = {
   underConstruction: '/underconstruction',
   dashboard: '/dashboard',
   scenarios: '/scenarios',
-  simulation: (scenarioId: string, query?: { simId?: string }) =>
-    `/simulation/${encodeURIComponent(scenarioId)}${query?.simId ? `?simId=${encodeURIComponent(query.simId)}` : ''}`,
+  /**
+   * The player: `simId` opens a run; `resume` with it puts an ended run back in progress; `startOver` (without
+   * `simId`) ends the scenario's unfinished run, kept in history, and starts a new one.
+   */
+  simulation: (scenarioId: string, query?: { simId?: string; resume?: boolean; startOver?: boolean }) => {
+    const params = new URLSearchParams();
+    if (query?.simId) params.set('simId', query.simId);
+    if (query?.resume) params.set('resume', '1');
+    if (query?.startOver) params.set('startOver', '1');
+    const search = params.toString();
+    return `/simulation/${encodeURIComponent(scenarioId)}${search ? `?${search}` : ''}`;
+  },
   runReport: (runId: string) => `/runs/${encodeURIComponent(runId)}/report`,
   skills: '/skills',
   profile: '/profile',

@@ -4,21 +4,26 @@ import type { Ref } from 'react';
 import { ArtifactCard } from './artifacts/artifact-card';
 import classes from './player.module.css';
 
-/** The case file of the current step: where it sits, what happened, and the intel to read. */
+/**
+ * The case file of a step: where the trainee is (`counter`, such as "Step 3 · 2 left on the best path", or
+ * "Practice"), what happened, and the intel to read.
+ */
 export function StepPanel({
   step,
-  stepCount,
+  counter,
   headingRef,
+  headingOrder = 2,
 }: {
   step: PlayerStep;
-  stepCount: number;
+  counter: string;
   headingRef: Ref<HTMLHeadingElement>;
+  headingOrder?: 2 | 3;
 }) {
   return (
     <Stack gap="md">
       <Group gap="xs">
-        <Badge variant="light" color="gray" className="tabular-nums">
-          Step {step.position} of {stepCount}
+        <Badge variant="light" color="gray" tt="none" className="tabular-nums" data-testid="step-counter">
+          {counter}
         </Badge>
         {step.technique && (
           <Badge variant="outline" color="gray" title={`MITRE ATT&CK ${step.technique.id} ${step.technique.name}`}>
@@ -27,7 +32,7 @@ export function StepPanel({
         )}
       </Group>
       <Stack gap={4}>
-        <Title order={2} ref={headingRef} tabIndex={-1} className={classes.focusTarget}>
+        <Title order={headingOrder} ref={headingRef} tabIndex={-1} className={classes.focusTarget}>
           {step.title}
         </Title>
         {step.technique && (

@@ -152,7 +152,7 @@ function RunRow({ run, open, onToggle }: { run: ProgressRun; open: boolean; onTo
           {run.resumable ? (
             <Button
               component={Link}
-              to={paths.simulation(run.scenarioId, { simId: run.id })}
+              to={paths.simulation(run.scenarioId, { simId: run.id, resume: run.status === 'ended' })}
               size="compact-sm"
               variant="light"
               aria-label={`Resume: ${run.scenarioName}`}

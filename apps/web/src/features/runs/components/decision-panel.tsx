@@ -35,7 +35,7 @@ interface DecisionPanelProps {
 
 const awaitingReview = (result: StepResult) => result.kind === 'write' && result.review?.status === 'pending';
 
-function feedbackLook(result: StepResult) {
+export function feedbackLook(result: StepResult) {
   if (awaitingReview(result)) return { color: 'blue', icon: <IconHourglass /> };
   if (result.verdict === 'right') return { color: 'green', icon: <IconCircleCheck /> };
   if (result.verdict === 'partial') return { color: 'yellow', icon: <IconCircleHalf2 /> };

@@ -23,7 +23,8 @@ export function EndRunButton({ runId }: { runId: string }) {
       <Modal opened={opened} onClose={closeDialog} title="End this simulation?" centered>
         <Stack>
           <Text size="sm">
-            Your answers so far are saved and the run is marked as ended. You cannot continue it afterwards.
+            Your answers so far are saved and the run is marked as ended. You can resume it later at this step, unless
+            you start this scenario over.
           </Text>
           {endRun.error && (
             <Alert color="red" icon={<IconAlertCircle />} role="alert">

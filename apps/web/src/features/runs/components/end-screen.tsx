@@ -1,11 +1,22 @@
 import { formatCredit, RUN_MESSAGES, type RunState } from '@tradecraft/shared';
-import { ATTACK_NOTICE } from '@tradecraft/shared/attack';
-import { Alert, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { IconArrowLeft, IconHourglass, IconPlayerPlay, IconReportAnalytics } from '@tabler/icons-react';
+import { Alert, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import {
+  IconAlertCircle,
+  IconArrowLeft,
+  IconHourglass,
+  IconPlayerPlay,
+  IconPlayerTrackNext,
+  IconRefresh,
+  IconReportAnalytics,
+} from '@tabler/icons-react';
 import { useEffect, useRef } from 'react';
-import { Link } from 'react-router';
+import { useDisclosure } from '@mantine/hooks';
+import { Link, useNavigate } from 'react-router';
+import { StartOverDialog } from '../../../ui/start-over-dialog';
 import { paths } from '../../../lib/paths';
 import { AnalystSkillsTable } from '../../../ui/analyst-skills-table';
+import { useResumeRun } from '../api/resume-run';
+import { AnswersBesideBest, PathComparison, TechniquesMet } from './debrief';
 import { DecisionTimeline } from './decision-timeline';
 import classes from '../../../ui/player/player.module.css';
 
@@ -25,7 +36,57 @@ function Stat({ label, value, note }: { label: string; value: string; note?: str
   );
 }
 
-/** The end of a run: how it went, the techniques practised, every decision, and where to go next. */
+/** An ended run that can still go on: starting again is starting over, and asks first. */
+function StartOverButton({ scenarioId, scenarioName }: { scenarioId: string; scenarioName: string }) {
+  const [opened, { open, close }] = useDisclosure(false);
+  const navigate = useNavigate();
+  return (
+    <>
+      <Button variant="default" onClick={open} leftSection={<IconRefresh size={18} aria-hidden />}>
+        Start over
+      </Button>
+      <StartOverDialog
+        opened={opened}
+        scenarioName={scenarioName}
+        onClose={close}
+        onConfirm={() => {
+          close();
+          void navigate(paths.simulation(scenarioId, { startOver: true }));
+        }}
+      />
+    </>
+  );
+}
+
+/** An ended run that is still the scenario's latest: Resume goes on at the step where it stopped. */
+function ResumePanel({ runId }: { runId: string }) {
+  const resume = useResumeRun(runId);
+  return (
+    <Alert variant="light" color="blue" icon={<IconPlayerTrackNext />} title="This run can go on">
+      <Stack gap="xs" align="flex-start">
+        <Text size="sm">Resume continues at the step where you ended it, with your answers and score so far.</Text>
+        <Button
+          size="sm"
+          onClick={() => resume.mutate()}
+          loading={resume.isPending}
+          leftSection={<IconPlayerTrackNext size={16} aria-hidden />}
+        >
+          Resume this run
+        </Button>
+        {resume.error && (
+          <Text size="sm" c="red.8" role="alert">
+            <IconAlertCircle size={14} aria-hidden /> {resume.error.message}
+          </Text>
+        )}
+      </Stack>
+    </Alert>
+  );
+}
+
+/**
+ * The end of a run: how it went, then the debrief (every technique met, each answer beside the best one with
+ * practice for a missed step, the path taken beside the best path), every decision, and where to go next.
+ */
 export function EndScreen({ run }: { run: RunState }) {
   const headingRef = useRef<HTMLHeadingElement>(null);
   useEffect(() => headingRef.current?.focus(), []);
@@ -58,6 +119,8 @@ export function EndScreen({ run }: { run: RunState }) {
         <Stat label="Other answers" value={String(run.incorrectCount)} note="wrong or partly right" />
       </SimpleGrid>
 
+      {run.status === 'ended' && run.resumable && !run.readOnly && <ResumePanel runId={run.id} />}
+
       {run.awaitingReview && (
         <Alert variant="light" color="blue" icon={<IconHourglass />} title="Awaiting review">
           An instructor grades your written {run.pendingReviews === 1 ? 'answer' : 'answers'} by the rubric; the score
@@ -85,16 +148,20 @@ export function EndScreen({ run }: { run: RunState }) {
         >
           View after-action report
         </Button>
-        {!run.scenarioDeleted && !run.readOnly && (
-          <Button
-            component={Link}
-            to={paths.simulation(run.scenarioId)}
-            variant="default"
-            leftSection={<IconPlayerPlay size={18} aria-hidden />}
-          >
-            Play again
-          </Button>
-        )}
+        {!run.scenarioDeleted &&
+          !run.readOnly &&
+          (run.resumable ? (
+            <StartOverButton scenarioId={run.scenarioId} scenarioName={run.scenarioName} />
+          ) : (
+            <Button
+              component={Link}
+              to={paths.simulation(run.scenarioId)}
+              variant="default"
+              leftSection={<IconPlayerPlay size={18} aria-hidden />}
+            >
+              Play again
+            </Button>
+          ))}
         <Button
           component={Link}
           to={paths.scenarios}
@@ -105,44 +172,12 @@ export function EndScreen({ run }: { run: RunState }) {
         </Button>
       </Group>
 
-      {run.techniqueScores.length > 0 && (
-        <Stack gap="xs" component="section" aria-labelledby="attack-score-heading">
-          <Title order={2} size="h3" id="attack-score-heading">
-            MITRE ATT&CK Score
-          </Title>
-          <Text size="sm" c="dimmed">
-            Credit per technique practised in this run.
-          </Text>
-          <Table.ScrollContainer minWidth={320}>
-            <Table>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th scope="col">Technique</Table.Th>
-                  <Table.Th scope="col">Name</Table.Th>
-                  <Table.Th scope="col" ta="right">
-                    Credit
-                  </Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {run.techniqueScores.map((technique) => (
-                  <Table.Tr key={technique.id}>
-                    <Table.Td ff="monospace" style={{ whiteSpace: 'nowrap' }}>
-                      {technique.id}
-                    </Table.Td>
-                    <Table.Td>{technique.name}</Table.Td>
-                    <Table.Td ta="right" className="tabular-nums">
-                      {formatCredit(technique.credit)} / {technique.attempts}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-          <Text size="xs" c="dimmed">
-            {ATTACK_NOTICE}
-          </Text>
-        </Stack>
+      {run.debrief && (
+        <>
+          <TechniquesMet debrief={run.debrief} />
+          <AnswersBesideBest run={run} debrief={run.debrief} />
+          <PathComparison debrief={run.debrief} />
+        </>
       )}
 
       <Stack gap="xs" component="section" aria-labelledby="timeline-heading">

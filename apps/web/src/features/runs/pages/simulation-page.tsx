@@ -8,6 +8,7 @@ import { ApiError } from '../../../lib/api-client';
 import { paths } from '../../../lib/paths';
 import { usePageTitle } from '../../../lib/page-title';
 import { runQueryKey, useRun } from '../api/get-run';
+import { resumeRun } from '../api/resume-run';
 import { startRun } from '../api/start-run';
 import { createStartOnce } from '../api/start-run-once';
 import { DecisionPanel } from '../components/decision-panel';
@@ -17,12 +18,15 @@ import { EndScreen } from '../components/end-screen';
 import classes from '../../../ui/player/player.module.css';
 import { ScoreBar } from '../components/score-bar';
 import { StepPanel } from '../../../ui/player/step-panel';
+import { stepCounterText } from '../../../ui/player/step-counter';
 
 import { rememberStartedRun } from '../started-runs';
 
 /**
- * /simulation/:scenarioId — without `simId` a new run starts and the address becomes `?simId=<run>`, so a
- * reload resumes instead of starting again. With `simId` the run resumes exactly where the server has it.
+ * /simulation/:scenarioId — without `simId` a run starts (or the trainee's unfinished run of the scenario
+ * continues; `startOver=1` ends it and starts a new one) and the address becomes `?simId=<run>`, so a reload
+ * resumes instead of starting again. With `simId` the run resumes exactly where the server has it; `resume=1`
+ * puts an ended run back in progress at the step where it stopped.
  * The old `step` parameter is accepted and ignored: the server's state of the run wins.
  */
 export default function SimulationPage() {
@@ -30,9 +34,9 @@ export default function SimulationPage() {
   const [searchParams] = useSearchParams();
   const simId = searchParams.get('simId');
   return simId ? (
-    <RunView key={simId} scenarioId={scenarioId} runId={simId} />
+    <RunView key={simId} scenarioId={scenarioId} runId={simId} resume={searchParams.get('resume') === '1'} />
   ) : (
-    <StartRunView scenarioId={scenarioId} />
+    <StartRunView scenarioId={scenarioId} startOver={searchParams.get('startOver') === '1'} />
   );
 }
 
@@ -76,7 +80,7 @@ function LoadError({ error, onRetry }: { error: Error; onRetry: () => void }) {
 // One start request per visit, keyed by the navigation entry; forgotten once it settles.
 const startRequests = createStartOnce<RunState>();
 
-function StartRunView({ scenarioId }: { scenarioId: string }) {
+function StartRunView({ scenarioId, startOver }: { scenarioId: string; startOver: boolean }) {
   const location = useLocation();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -84,9 +88,9 @@ function StartRunView({ scenarioId }: { scenarioId: string }) {
   const [error, setError] = useState<Error | null>(null);
 
   useEffect(() => {
-    const key = `${location.key}|${scenarioId}|${attempt}`;
+    const key = `${location.key}|${scenarioId}|${attempt}|${startOver}`;
     const request = startRequests.start(key, () =>
-      startRun(scenarioId).then(({ run }) => {
+      startRun(scenarioId, { startOver }).then(({ run }) => {
         rememberStartedRun(run.id);
         return run;
       }),
@@ -105,7 +109,7 @@ function StartRunView({ scenarioId }: { scenarioId: string }) {
     return () => {
       current = false;
     };
-  }, [location.key, scenarioId, attempt, navigate, queryClient]);
+  }, [location.key, scenarioId, startOver, attempt, navigate, queryClient]);
 
   if (error) {
     return (
@@ -121,11 +125,44 @@ function StartRunView({ scenarioId }: { scenarioId: string }) {
   return <LoadingScenario />;
 }
 
-function RunView({ scenarioId, runId }: { scenarioId: string; runId: string }) {
+// One resume request per visit, like the starts.
+const resumeRequests = createStartOnce<RunState>();
+
+function RunView({ scenarioId, runId, resume }: { scenarioId: string; runId: string; resume: boolean }) {
   const query = useRun(runId);
   const navigate = useNavigate();
+  const location = useLocation();
+  const queryClient = useQueryClient();
+  const [resumeError, setResumeError] = useState<Error | null>(null);
   const run = query.data?.run;
   usePageTitle(run?.scenarioName);
+
+  // Resume from a list (the dashboard): an ended run goes back in progress where it stopped; the address then
+  // drops `resume`, so a reload only reads the run.
+  const wantsResume = resume && run !== undefined && run.status === 'ended' && run.resumable && !run.readOnly;
+  useEffect(() => {
+    if (!resume || !run) return;
+    if (!wantsResume) {
+      void navigate(paths.simulation(run.scenarioId, { simId: run.id }), { replace: true });
+      return;
+    }
+    let current = true;
+    resumeRequests
+      .start(`${location.key}|${runId}`, () => resumeRun(runId).then((response) => response.run))
+      .then(
+        (resumed) => {
+          queryClient.setQueryData(runQueryKey(resumed.id), { run: resumed });
+          void queryClient.invalidateQueries({ queryKey: ['progress'] });
+          if (current) void navigate(paths.simulation(resumed.scenarioId, { simId: resumed.id }), { replace: true });
+        },
+        (failure: unknown) => {
+          if (current) setResumeError(failure instanceof Error ? failure : new Error(String(failure)));
+        },
+      );
+    return () => {
+      current = false;
+    };
+  }, [resume, run, wantsResume, runId, location.key, navigate, queryClient]);
 
   // A run opened under another scenario's address: show it under its own.
   useEffect(() => {
@@ -134,7 +171,18 @@ function RunView({ scenarioId, runId }: { scenarioId: string; runId: string }) {
     }
   }, [run, scenarioId, navigate]);
 
-  if (!run) {
+  if (resumeError) {
+    return (
+      <LoadError
+        error={resumeError}
+        onRetry={() => {
+          setResumeError(null);
+          void navigate(paths.simulation(scenarioId, { simId: runId }), { replace: true });
+        }}
+      />
+    );
+  }
+  if (!run || wantsResume) {
     if (query.isError) return <LoadError error={query.error} onRetry={() => void query.refetch()} />;
     return <LoadingScenario />;
   }
@@ -167,7 +215,11 @@ function Player({ run, step }: { run: RunState; step: PlayerStep }) {
       <ScoreBar run={run} />
       <Grid gap="xl">
         <Grid.Col span={{ base: 12, md: 7 }}>
-          <StepPanel step={step} stepCount={run.stepCount} headingRef={headingRef} />
+          <StepPanel
+            step={step}
+            counter={stepCounterText(run.stepNumber, run.stepsLeftOnBestPath)}
+            headingRef={headingRef}
+          />
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 5 }}>
           <div className={classes.decisionColumn}>

@@ -6,10 +6,14 @@ import {
   IconFlag,
   IconListNumbers,
   IconPlayerPlay,
+  IconPlayerTrackNext,
   IconProgress,
+  IconRefresh,
   IconStarFilled,
 } from '@tabler/icons-react';
-import { Link } from 'react-router';
+import { useDisclosure } from '@mantine/hooks';
+import { Link, useNavigate } from 'react-router';
+import { StartOverDialog } from '../../../ui/start-over-dialog';
 import { paths } from '../../../lib/paths';
 import { difficultyName, difficultyText } from '../lib/difficulty';
 import { matchedTechniques } from '../lib/picker-filters';
@@ -55,6 +59,47 @@ function ProgressLine({ progress }: { progress: ScenarioListItem['progress'] }) 
         Not started
       </Text>
     </Group>
+  );
+}
+
+/**
+ * A run in progress: the main button goes on with it (never a second run), and Start over asks first, then ends
+ * it (kept in history) and starts a new one.
+ */
+function ResumeActions({ scenario, runId }: { scenario: ScenarioListItem; runId: string }) {
+  const [opened, { open, close }] = useDisclosure(false);
+  const navigate = useNavigate();
+  return (
+    <Stack gap={6}>
+      <Button
+        component={Link}
+        to={paths.simulation(scenario.id, { simId: runId })}
+        leftSection={<IconPlayerTrackNext size={16} aria-hidden />}
+        aria-label={`Resume Simulation: ${scenario.name}`}
+        fullWidth
+      >
+        Resume Simulation
+      </Button>
+      <Button
+        variant="subtle"
+        size="compact-sm"
+        onClick={open}
+        leftSection={<IconRefresh size={14} aria-hidden />}
+        aria-label={`Start over: ${scenario.name}`}
+        style={{ alignSelf: 'center' }}
+      >
+        Start over
+      </Button>
+      <StartOverDialog
+        opened={opened}
+        scenarioName={scenario.name}
+        onClose={close}
+        onConfirm={() => {
+          close();
+          void navigate(paths.simulation(scenario.id, { startOver: true }));
+        }}
+      />
+    </Stack>
   );
 }
 
@@ -107,15 +152,19 @@ export function ScenarioCard({ scenario, search = '' }: { scenario: ScenarioList
           {techniques.length > 0 && <Text size="sm">Practises {techniques.join(', ')}</Text>}
         </Stack>
         <ProgressLine progress={scenario.progress} />
-        <Button
-          component={Link}
-          to={paths.simulation(scenario.id)}
-          leftSection={<IconPlayerPlay size={16} aria-hidden />}
-          aria-label={`Start Simulation: ${scenario.name}`}
-          fullWidth
-        >
-          Start Simulation
-        </Button>
+        {scenario.progress.inProgress ? (
+          <ResumeActions scenario={scenario} runId={scenario.progress.inProgress.runId} />
+        ) : (
+          <Button
+            component={Link}
+            to={paths.simulation(scenario.id)}
+            leftSection={<IconPlayerPlay size={16} aria-hidden />}
+            aria-label={`Start Simulation: ${scenario.name}`}
+            fullWidth
+          >
+            Start Simulation
+          </Button>
+        )}
       </Stack>
     </Card>
   );

@@ -1,9 +1,12 @@
 import { MAX_SCENARIO_FILE_BYTES, SCENARIO_FILE_ACCEPT, UPLOAD_MESSAGES } from '@tradecraft/shared';
-import { Alert, Anchor, Button, Card, Code, FileInput, Grid, List, Stack, Text, Title } from '@mantine/core';
-import { IconAlertCircle, IconDownload, IconFileUpload, IconUpload } from '@tabler/icons-react';
-import { useState, type FormEvent } from 'react';
+import { Alert, Anchor, Button, Card, Code, FileInput, Grid, Group, List, Stack, Text, Title } from '@mantine/core';
+import { IconAlertCircle, IconChecklist, IconDownload, IconFileUpload, IconUpload } from '@tabler/icons-react';
+import { useRef, useState, type DragEvent, type FormEvent } from 'react';
 import { ApiError } from '../../../lib/api-client';
+import { useCheckScenario } from '../api/check-scenario';
 import { useUploadScenario } from '../api/upload-scenario';
+import { CheckFindings } from '../components/check-findings';
+import classes from './upload-page.module.css';
 import { UploadSummary } from '../components/upload-summary';
 
 interface Failure {
@@ -78,42 +81,94 @@ function FormatNote() {
   );
 }
 
+const carriesFiles = (event: DragEvent) => Array.from(event.dataTransfer.types).includes('Files');
+
 export default function UploadPage() {
   const [file, setFile] = useState<File | null>(null);
   const [missing, setMissing] = useState(false);
   const [tooLarge, setTooLarge] = useState(false);
+  const [dragging, setDragging] = useState(false);
+  // dragenter and dragleave fire for every child crossed: count them to know when the file left the page.
+  const dragDepth = useRef(0);
   const upload = useUploadScenario();
+  const check = useCheckScenario();
 
   const choose = (next: File | null) => {
     setFile(next);
     setMissing(false);
     setTooLarge(false);
     upload.reset();
+    check.reset();
   };
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  /** The file to send, or null after saying why not (none chosen, over 1 MB). */
+  const sendable = (): File | null => {
     upload.reset();
+    check.reset();
+    setTooLarge(false);
     if (!file) {
       setMissing(true);
-      return;
+      return null;
     }
     // The server refuses it too (413); saying so here spares sending a large file for nothing.
     if (file.size > MAX_SCENARIO_FILE_BYTES) {
       setTooLarge(true);
-      return;
+      return null;
     }
-    upload.mutate(file, { onSuccess: () => setFile(null) });
+    return file;
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const chosen = sendable();
+    if (chosen) upload.mutate(chosen, { onSuccess: () => setFile(null) });
+  };
+
+  const checkOnly = () => {
+    const chosen = sendable();
+    if (chosen) check.mutate(chosen);
+  };
+
+  const dropHandlers = {
+    onDragEnter: (event: DragEvent) => {
+      if (!carriesFiles(event)) return;
+      event.preventDefault();
+      dragDepth.current += 1;
+      setDragging(true);
+    },
+    onDragOver: (event: DragEvent) => {
+      if (!carriesFiles(event)) return;
+      event.preventDefault();
+      event.dataTransfer.dropEffect = 'copy';
+    },
+    onDragLeave: (event: DragEvent) => {
+      if (!carriesFiles(event)) return;
+      dragDepth.current = Math.max(0, dragDepth.current - 1);
+      if (dragDepth.current === 0) setDragging(false);
+    },
+    onDrop: (event: DragEvent) => {
+      if (!carriesFiles(event)) return;
+      event.preventDefault();
+      dragDepth.current = 0;
+      setDragging(false);
+      const dropped = event.dataTransfer.files[0];
+      if (dropped) choose(dropped);
+    },
   };
 
   const failure: Failure | null = tooLarge
     ? { problems: ['(file): is larger than 1 MB'] }
-    : upload.error
-      ? failureOf(upload.error)
+    : (upload.error ?? check.error)
+      ? failureOf((upload.error ?? check.error)!)
       : null;
 
   return (
-    <Stack gap="lg">
+    <Stack
+      gap="lg"
+      {...dropHandlers}
+      className={dragging ? classes.dropping : undefined}
+      data-dropping={dragging || undefined}
+    >
       <div>
         <Title order={1}>Upload Scenario</Title>
         <Text c="dimmed">
@@ -123,12 +178,12 @@ export default function UploadPage() {
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, md: 7 }}>
           <Stack gap="lg">
-            <Card withBorder radius="md" padding="lg">
+            <Card withBorder radius="md" padding="lg" className={classes.dropZone}>
               <form onSubmit={submit} noValidate>
                 <Stack>
                   <FileInput
                     label="Scenario file"
-                    description="YAML (.yaml, .yml) or JSON (.json), at most 1 MB"
+                    description="YAML (.yaml, .yml) or JSON (.json), at most 1 MB; or drop the file anywhere on this page"
                     placeholder="Choose a file"
                     styles={{ placeholder: { color: 'var(--mantine-color-dimmed)' } }}
                     accept={SCENARIO_FILE_ACCEPT}
@@ -139,18 +194,38 @@ export default function UploadPage() {
                     leftSection={<IconFileUpload size={18} aria-hidden />}
                     error={missing ? UPLOAD_MESSAGES.noFile : undefined}
                   />
-                  <Button
-                    type="submit"
-                    leftSection={<IconUpload size={16} aria-hidden />}
-                    loading={upload.isPending}
-                    style={{ alignSelf: 'flex-start' }}
-                  >
-                    Upload
-                  </Button>
+                  {dragging && (
+                    <Text size="sm" fw={600} c="blue.8" role="status">
+                      Drop the file to choose it.
+                    </Text>
+                  )}
+                  <Group gap="sm">
+                    <Button
+                      type="submit"
+                      leftSection={<IconUpload size={16} aria-hidden />}
+                      loading={upload.isPending}
+                      disabled={check.isPending}
+                    >
+                      Upload
+                    </Button>
+                    <Button
+                      variant="default"
+                      onClick={checkOnly}
+                      leftSection={<IconChecklist size={16} aria-hidden />}
+                      loading={check.isPending}
+                      disabled={upload.isPending}
+                    >
+                      Check only
+                    </Button>
+                  </Group>
+                  <Text size="xs" c="dimmed">
+                    Check only lists what the checker finds (problems and warnings) without publishing anything.
+                  </Text>
                 </Stack>
               </form>
             </Card>
             {failure && <UploadFailed failure={failure} />}
+            {check.data && <CheckFindings check={check.data} />}
             {upload.data && <UploadSummary upload={upload.data} />}
           </Stack>
         </Grid.Col>
