@@ -25,6 +25,7 @@ import { runsRoutes } from './features/runs/runs.routes';
 import { scenariosRoutes } from './features/scenarios/scenarios.routes';
 import { settingsRoutes } from './features/settings/settings.routes';
 import { usersRoutes } from './features/users/users.routes';
+import { programmesRoutes } from './features/programmes/programmes.routes';
 import { registerDocs } from './plugins/docs';
 import { answerFrameworkError, registerErrorHandler } from './plugins/error-handler';
 import { registerOperationalHeaders, requestIdOptions } from './plugins/operations';
@@ -108,6 +109,7 @@ export async function buildApp({ config, db, dialect, logger = false }: AppOptio
       await api.register(runsRoutes, { prefix: '/runs', db, runStartsPerMinute: config.runStartsPerMinute });
       await api.register(progressRoutes, { prefix: '/progress', db });
       await api.register(reviewsRoutes, { prefix: '/reviews', db });
+      await api.register(programmesRoutes, { db });
     },
     { prefix: '/api' },
   );
