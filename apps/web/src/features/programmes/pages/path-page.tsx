@@ -104,7 +104,9 @@ export default function PathPage() {
           <Text fw={600} id="path-progress-label">
             {detail.passedCount} of {detail.steps.length} passed
           </Text>
-          <Progress value={percent} aria-labelledby="path-progress-label" size="lg" radius="xl" />
+          <Progress.Root size="lg" radius="xl">
+            <Progress.Section value={percent} aria-labelledby="path-progress-label" />
+          </Progress.Root>
         </Stack>
       </Paper>
       {detail.certificate && (
