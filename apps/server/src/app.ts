@@ -26,6 +26,7 @@ import { scenariosRoutes } from './features/scenarios/scenarios.routes';
 import { checkOnlyRoutes } from './features/scenarios/check-only.routes';
 import { settingsRoutes } from './features/settings/settings.routes';
 import { usersRoutes } from './features/users/users.routes';
+import { programmesRoutes } from './features/programmes/programmes.routes';
 import { registerDocs } from './plugins/docs';
 import { answerFrameworkError, registerErrorHandler } from './plugins/error-handler';
 import { registerOperationalHeaders, requestIdOptions } from './plugins/operations';
@@ -110,6 +111,7 @@ export async function buildApp({ config, db, dialect, logger = false }: AppOptio
       await api.register(runsRoutes, { prefix: '/runs', db, runStartsPerMinute: config.runStartsPerMinute });
       await api.register(progressRoutes, { prefix: '/progress', db });
       await api.register(reviewsRoutes, { prefix: '/reviews', db });
+      await api.register(programmesRoutes, { db });
     },
     { prefix: '/api' },
   );

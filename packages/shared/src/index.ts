@@ -23,3 +23,4 @@ export * from './progress';
 export * from './reviews/reviews.schema';
 export * from './settings/setup-checklist.schema';
 export * from './scenarios/check-only.schema';
+export * from './programmes';

@@ -292,6 +292,13 @@ export interface Database {
   api_tokens: ApiTokensTable;
   run_practice: RunPracticeTable;
   row_counts: RowCountsTable;
+  cohorts: CohortsTable;
+  cohort_members: CohortMembersTable;
+  learning_paths: LearningPathsTable;
+  learning_path_steps: LearningPathStepsTable;
+  assignments: AssignmentsTable;
+  assignment_notices: AssignmentNoticesTable;
+  certificates: CertificatesTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -299,3 +306,72 @@ export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type Scenario = Selectable<ScenariosTable>;
 export type Run = Selectable<RunsTable>;
+
+/** A named group of trainees (training programmes); a trainee may be in several. */
+export interface CohortsTable {
+  id: string;
+  name: string;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+  archived_at: string | null;
+}
+
+export interface CohortMembersTable {
+  cohort_id: string;
+  user_id: string;
+  added_at: string;
+}
+
+/** An ordered list of scenarios; `sequential`: each opens when the one before is passed; `open`: all open. */
+export interface LearningPathsTable {
+  id: string;
+  name: string;
+  description: string;
+  unlock: 'sequential' | 'open';
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+  archived_at: string | null;
+}
+
+export interface LearningPathStepsTable {
+  path_id: string;
+  position: number;
+  scenario_id: string;
+}
+
+/** A scenario or a path (one of the two) given to a cohort or one trainee (one of the two). */
+export interface AssignmentsTable {
+  id: string;
+  scenario_id: string | null;
+  path_id: string | null;
+  cohort_id: string | null;
+  user_id: string | null;
+  note: string;
+  due_at: string | null;
+  assigned_by: string | null;
+  created_at: string;
+  cancelled_at: string | null;
+}
+
+/** A notice the periodic check sent (each once per assignment, person and kind). */
+export interface AssignmentNoticesTable {
+  assignment_id: string;
+  user_id: string;
+  notice: 'due_soon' | 'overdue' | 'overdue_admin';
+  sent_at: string;
+}
+
+export interface CertificatesTable {
+  id: string;
+  /** The public verification code (in /verify/<code>). */
+  code: string;
+  user_id: string;
+  path_id: string;
+  holder_name: string;
+  path_name: string;
+  issued_at: string;
+  revoked_at: string | null;
+  revoked_by: string | null;
+}

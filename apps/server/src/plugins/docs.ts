@@ -214,6 +214,11 @@ const TAGS = [
   },
   { name: 'runs', description: 'Playing a scenario: start a run, answer each step, move on, end it.' },
   { name: 'reviews', description: 'The instructor review queue: grade written answers by rubric (admins).' },
+  {
+    name: 'programmes',
+    description:
+      'Training programmes: cohorts, learning paths, assignments with due dates, certificates, remediation and item analysis.',
+  },
   { name: 'api tokens', description: 'Your personal API tokens for scripts: make, list and revoke them (admins).' },
   {
     name: 'progress',

@@ -36,6 +36,12 @@ export const ROUTE_TITLES: Record<string, string | null> = {
   [paths.upload]: 'Upload Scenario',
   [paths.apiTokens]: 'API Tokens',
   [paths.underConstruction]: 'Under Construction',
+  '/paths/:pathId': 'Learning path',
+  [paths.cohorts]: 'Cohorts',
+  '/admin/cohorts/:cohortId': 'Cohort',
+  [paths.learningPaths]: 'Learning Paths',
+  [paths.itemAnalysis]: 'Item Analysis',
+  '/verify/:code': 'Certificate verification',
   '*': 'Page Not Found',
 };
 

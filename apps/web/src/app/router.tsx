@@ -20,7 +20,11 @@ export const routes: RouteObject[] = [
     ...page(() => import('./layout/signed-in-layout')),
     HydrateFallback: LoadingScreen,
     children: [
-      { path: paths.dashboard, ...page(() => import('../features/progress/pages/dashboard-page')) },
+      {
+        // The trainee's assignments come first, above the progress dashboard.
+        ...page(() => import('../features/programmes/pages/dashboard-frame')),
+        children: [{ path: paths.dashboard, ...page(() => import('../features/progress/pages/dashboard-page')) }],
+      },
       { path: paths.scenarios, ...page(() => import('../features/scenarios/pages/scenario-picker-page')) },
       { path: '/simulation/:scenarioId', ...page(() => import('../features/runs/pages/simulation-page')) },
       { path: '/runs/:runId/report', ...page(() => import('../features/progress/pages/run-report-page')) },
@@ -29,6 +33,7 @@ export const routes: RouteObject[] = [
       { path: paths.settings, ...page(() => import('../features/settings/pages/settings-page')) },
       { path: paths.help, ...page(() => import('../features/help/pages/help-page')) },
       { path: paths.contact, ...page(() => import('../features/help/pages/contact-page')) },
+      { path: '/paths/:pathId', ...page(() => import('../features/programmes/pages/path-page')) },
       {
         element: (
           <RequireRole role="admin">
@@ -49,10 +54,15 @@ export const routes: RouteObject[] = [
           { path: paths.apiTokens, ...page(() => import('../features/api-tokens/pages/api-tokens-page')) },
           { path: paths.upload, ...page(() => import('../features/scenarios/pages/upload-page')) },
           { path: paths.underConstruction, ...page(() => import('../features/help/pages/under-construction-page')) },
+          { path: paths.cohorts, ...page(() => import('../features/programmes/pages/cohorts-page')) },
+          { path: '/admin/cohorts/:cohortId', ...page(() => import('../features/programmes/pages/cohort-page')) },
+          { path: paths.learningPaths, ...page(() => import('../features/programmes/pages/paths-admin-page')) },
+          { path: paths.itemAnalysis, ...page(() => import('../features/programmes/pages/item-analysis-page')) },
         ],
       },
     ],
   },
+  { path: '/verify/:code', ...page(() => import('../features/programmes/pages/verify-page')) },
   { path: '*', ...page(() => import('./not-found-page')) },
 ];
 

@@ -38,4 +38,10 @@ export const paths = {
   settings: '/settings',
   help: '/help',
   contact: '/contact',
+  cohorts: '/admin/cohorts',
+  cohort: (cohortId: string) => `/admin/cohorts/${encodeURIComponent(cohortId)}`,
+  learningPaths: '/admin/paths',
+  itemAnalysis: '/admin/item-analysis',
+  learningPath: (pathId: string) => `/paths/${encodeURIComponent(pathId)}`,
+  verify: (code: string) => `/verify/${encodeURIComponent(code)}`,
 } as const;

@@ -30,6 +30,7 @@ import {
   IconTimeline,
   IconUserCheck,
   IconUsers,
+  IconUsersGroup,
   IconWriting,
   type Icon,
 } from '@tabler/icons-react';
@@ -65,6 +66,7 @@ const ADMIN_NAV: NavItem[] = [
   { to: paths.scenarioConfig, label: 'Scenario Configurator', icon: IconListCheck },
   { to: paths.difficulty, label: 'Difficulty Adjuster', icon: IconAdjustments },
   { to: paths.apiTokens, label: 'API Tokens', icon: IconKey },
+  { to: paths.cohorts, label: 'Cohorts', icon: IconUsersGroup },
 ];
 
 const TOP_LINKS: NavItem[] = [

@@ -1,0 +1,318 @@
+import {
+  attentionOf,
+  buildNavigatorLayer,
+  DISCRIMINATION_GROUP_SHARE,
+  itemFlags,
+  neutraliseSpreadsheetCell,
+  ASSIGNMENT_STATUS_LABELS,
+  stepSkill,
+  SKILL_LABELS,
+  type CohortDetail,
+  type Coverage,
+  type ItemAnalysis,
+  type NavigatorLayer,
+  type Remediation,
+} from '@tradecraft/shared';
+import {
+  ATTACK_VERSION,
+  findTechnique,
+  tactics,
+  techniqueKey,
+  techniqueLabel,
+  techniqueRef,
+} from '@tradecraft/shared/attack';
+import { nowIso } from '../../clock';
+import type { Db } from '../../db/database';
+import type { User } from '../../db/schema';
+import { notFound } from '../../errors';
+import { recordAuditAlone } from '../audit/audit.service';
+import { skills } from '../progress/skills.service';
+import { parseStoredDefinition } from '../runs/run-figures';
+import { findUserById } from '../users/users.service';
+import { assignmentProgress, outcomesByUser } from './assignment-work';
+import { assignmentViews, personOf, PROGRAMME_MESSAGES, targetsOf } from './programmes.service';
+import {
+  assignmentsOfCohort,
+  countScenarioRuns,
+  findCohort,
+  findScenarioDefinition,
+  listMembers,
+  listPublishedScenarios,
+  medianTimes,
+  optionChoices,
+  runsOf,
+  stepFigures,
+  tallyCohortTechniques,
+} from './programmes.repository';
+
+// What instructors read: the cohort matrix, its ATT&CK coverage, a trainee's remediation, item analysis.
+
+/** GET /api/cohorts/:id: members, assignments, the trainees x assignments matrix and the overdue list. */
+export async function cohortDetail(db: Db, id: string): Promise<CohortDetail> {
+  const cohort = await findCohort(db, id);
+  if (!cohort) throw notFound(PROGRAMME_MESSAGES.noCohort);
+  const now = nowIso();
+  const [members, rows] = await Promise.all([listMembers(db, id), assignmentsOfCohort(db, id)]);
+  const [assignments, targets] = await Promise.all([assignmentViews(db, rows), targetsOf(db, rows)]);
+  const scenarioIds = [...new Set(rows.flatMap((row) => targets.scenariosOf(row)))];
+  const outcomes = outcomesByUser(
+    await runsOf(
+      db,
+      members.map((member) => member.id),
+      scenarioIds,
+    ),
+  );
+  const overdue: CohortDetail['overdue'] = [];
+  const matrix = members.map((member) => ({
+    trainee: personOf(member),
+    cells: rows.map((row, index) => {
+      const progress = assignmentProgress(row, targets.scenariosOf(row), outcomes.get(member.id), now);
+      if (progress.status === 'overdue')
+        overdue.push({
+          trainee: personOf(member),
+          assignmentId: row.id,
+          targetName: assignments[index]!.targetName,
+          dueAt: row.due_at!,
+        });
+      return {
+        assignmentId: row.id,
+        status: progress.status,
+        bestPercent: progress.bestPercent,
+        result: progress.result,
+      };
+    }),
+  }));
+  overdue.sort((a, b) => a.dueAt.localeCompare(b.dueAt) || a.trainee.email.localeCompare(b.trainee.email));
+  return {
+    id: cohort.id,
+    name: cohort.name,
+    archived: cohort.archived_at !== null,
+    createdAt: cohort.created_at,
+    members: members.map(personOf),
+    assignments,
+    matrix,
+    overdue,
+    now,
+  };
+}
+
+/** The matrix as CSV rows: one per trainee and assignment. Audited. */
+export async function cohortCsvRows(db: Db, admin: User, id: string): Promise<string[][]> {
+  const detail = await cohortDetail(db, id);
+  await recordAuditAlone(db, {
+    actor: admin.email,
+    action: 'export cohort',
+    details: `${detail.name}: ${detail.members.length} trainees`,
+    screen: 'Cohorts',
+  });
+  const cell = (text: string) => neutraliseSpreadsheetCell(text);
+  return detail.matrix.flatMap((row) =>
+    row.cells.map((entry, index) => {
+      const assignment = detail.assignments[index]!;
+      return [
+        cell(row.trainee.email),
+        cell(`${row.trainee.firstName} ${row.trainee.lastName}`.trim()),
+        cell(assignment.targetName),
+        assignment.kind,
+        assignment.dueAt ?? '',
+        ASSIGNMENT_STATUS_LABELS[entry!.status],
+        entry!.bestPercent === null ? '' : String(entry!.bestPercent),
+      ];
+    }),
+  );
+}
+
+export const COHORT_CSV_HEADER = ['Email', 'Name', 'Assignment', 'Kind', 'Due (UTC)', 'Status', 'Best score (%)'];
+
+export async function cohortCoverage(db: Db, id: string): Promise<Coverage & { name: string }> {
+  const cohort = await findCohort(db, id);
+  if (!cohort) throw notFound(PROGRAMME_MESSAGES.noCohort);
+  const tallies = await tallyCohortTechniques(db, id);
+  const merged = new Map<string, { attempts: number; correct: number; trainees: number }>();
+  for (const tally of tallies) {
+    const key = techniqueKey(tally.technique);
+    if (!key) continue;
+    const current = merged.get(key) ?? { attempts: 0, correct: 0, trainees: 0 };
+    merged.set(key, {
+      attempts: current.attempts + tally.attempts,
+      correct: current.correct + tally.correct,
+      trainees: Math.max(current.trainees, tally.trainees),
+    });
+  }
+  return {
+    name: cohort.name,
+    techniques: [...merged.entries()]
+      .map(([techniqueId, counts]) => ({
+        id: techniqueId,
+        name: techniqueRef(techniqueId).name,
+        tactics: [...(findTechnique(techniqueId)?.tactics ?? [])],
+        attempts: counts.attempts,
+        correct: counts.correct,
+        sharePercent: counts.attempts === 0 ? 0 : Math.round((100 * counts.correct) / counts.attempts),
+        trainees: counts.trainees,
+      }))
+      .sort((a, b) => a.id.localeCompare(b.id)),
+    tactics: tactics.map((tactic) => ({ shortname: tactic.shortname, name: tactic.name })),
+  };
+}
+
+export async function cohortLayer(db: Db, id: string): Promise<NavigatorLayer> {
+  const coverage = await cohortCoverage(db, id);
+  return buildNavigatorLayer({
+    name: `Tradecraft cohort: ${coverage.name}`,
+    description: `Share of first answers that were correct per ATT&CK technique, over the cohort "${coverage.name}".`,
+    attackVersion: ATTACK_VERSION,
+    techniques: coverage.techniques.map((technique) => ({
+      id: technique.id,
+      attempts: technique.attempts,
+      correct: technique.correct,
+      subtechniqueOf: findTechnique(technique.id)?.subtechnique_of ?? null,
+    })),
+    metadata: [
+      { name: 'Cohort', value: coverage.name },
+      { name: 'Generated', value: nowIso() },
+    ],
+  });
+}
+
+/** Techniques and skills below this share correct are weak. */
+const WEAK_BELOW_PERCENT = 70;
+const MAX_WEAK = 5;
+const MAX_REMEDIATION = 4;
+
+/** A trainee's weakest techniques and skills and the published scenarios that train them. */
+export async function remediation(db: Db, viewer: User, userId: string): Promise<Remediation> {
+  const trainee = userId === viewer.id ? viewer : await findUserById(db, userId);
+  if (!trainee) throw notFound('No user has that id.');
+  const skillMap = await skills(db, viewer, { userId: trainee.id, all: false });
+  const weakTechniques = skillMap.techniques
+    .filter((technique) => technique.attempts > 0 && technique.sharePercent < WEAK_BELOW_PERCENT)
+    .sort((a, b) => a.sharePercent - b.sharePercent || b.attempts - a.attempts || a.id.localeCompare(b.id))
+    .slice(0, MAX_WEAK)
+    .map((technique) => ({
+      id: technique.id,
+      name: technique.name,
+      attempts: technique.attempts,
+      sharePercent: technique.sharePercent,
+    }));
+  const weakSkills = skillMap.analystSkills
+    .filter((skill) => skill.attempts > 0 && skill.percent < WEAK_BELOW_PERCENT)
+    .sort((a, b) => a.percent - b.percent || a.skill.localeCompare(b.skill))
+    .slice(0, 3);
+
+  const techniqueWeight = new Map(weakTechniques.map((technique, index) => [technique.id, MAX_WEAK - index]));
+  const skillWeight = new Map(weakSkills.map((skill, index) => [skill.skill, 3 - index]));
+  const ranked = (await listPublishedScenarios(db)).flatMap((scenario) => {
+    const definition = parseStoredDefinition(scenario.definition);
+    if (!definition) return [];
+    const trains = new Set<string>();
+    let weight = 0;
+    for (const step of definition.steps) {
+      const technique = techniqueKey(step.mitre_attack);
+      if (technique && techniqueWeight.has(technique) && !trains.has(technique)) {
+        trains.add(technique);
+        weight += techniqueWeight.get(technique)! * 2;
+      }
+      const skill = stepSkill(step);
+      if (skillWeight.has(skill) && !trains.has(skill)) {
+        trains.add(skill);
+        weight += skillWeight.get(skill)!;
+      }
+    }
+    if (weight === 0) return [];
+    return [
+      {
+        weight,
+        item: {
+          id: scenario.id,
+          name: scenario.name,
+          type: scenario.type,
+          difficulty: scenario.difficulty,
+          trains: [...trains].map((key) =>
+            key in SKILL_LABELS ? SKILL_LABELS[key as keyof typeof SKILL_LABELS] : techniqueLabel(key),
+          ),
+        },
+      },
+    ];
+  });
+  ranked.sort(
+    (a, b) => b.weight - a.weight || a.item.difficulty - b.item.difficulty || a.item.name.localeCompare(b.item.name),
+  );
+  return {
+    trainee: personOf(trainee),
+    weakTechniques,
+    weakSkills,
+    scenarios: ranked.slice(0, MAX_REMEDIATION).map((entry) => entry.item),
+  };
+}
+
+/** Item analysis of a scenario's steps from every run of it, by grouped SQL (no loop over runs). */
+export async function itemAnalysis(db: Db, scenarioId: string): Promise<ItemAnalysis> {
+  const scenario = await findScenarioDefinition(db, scenarioId);
+  if (!scenario) throw notFound('No scenario has that id.');
+  const definition = parseStoredDefinition(scenario.definition);
+  const counts = await countScenarioRuns(db, scenarioId);
+  const groupSize = counts.finished >= 4 ? Math.max(1, Math.floor(counts.finished * DISCRIMINATION_GROUP_SHARE)) : 0;
+  const [figures, choices, medians] = await Promise.all([
+    stepFigures(db, scenarioId, counts.finished, groupSize),
+    optionChoices(db, scenarioId, counts.finished, groupSize),
+    medianTimes(db, scenarioId),
+  ]);
+  const figuresByStep = new Map(figures.map((row) => [row.stepId, row]));
+  const stepIds = [
+    ...(definition?.steps.map((step) => step.id) ?? []),
+    ...figures.map((row) => row.stepId).filter((stepId) => !definition?.steps.some((step) => step.id === stepId)),
+  ];
+  const steps = stepIds.map((stepId) => {
+    const step = definition?.steps.find((candidate) => candidate.id === stepId);
+    const row = figuresByStep.get(stepId);
+    const options =
+      step && step.kind === 'choice'
+        ? step.options.map((option, index) => {
+            const chosen = choices.find((choice) => choice.stepId === stepId && choice.optionIndex === index);
+            return {
+              index,
+              text: typeof option === 'string' ? option : option.text,
+              correct: index === step.correct_option,
+              chosen: chosen?.chosen ?? 0,
+              chosenByTop: chosen?.byTop ?? 0,
+            };
+          })
+        : [];
+    const discrimination =
+      groupSize > 0 && row && row.topCredit !== null && row.bottomCredit !== null
+        ? Math.round((row.topCredit - row.bottomCredit) * 100) / 100
+        : null;
+    const meanCredit = row?.meanCredit === null || row === undefined ? null : Math.round(row.meanCredit * 100) / 100;
+    const flags = itemFlags({
+      answered: row?.answered ?? 0,
+      meanCredit,
+      discrimination,
+      options,
+      topGroupSize: groupSize,
+    });
+    return {
+      stepId,
+      title: step?.title ?? stepId,
+      kind: step?.kind ?? row?.kind ?? 'choice',
+      reached: row?.reached ?? 0,
+      answered: row?.answered ?? 0,
+      meanCredit,
+      discrimination,
+      medianTimeMs: medians.get(stepId) ?? null,
+      options,
+      flags,
+      attention: attentionOf(flags),
+    };
+  });
+  // Most attention first; then the order of the scenario.
+  const order = new Map(stepIds.map((stepId, index) => [stepId, index]));
+  steps.sort((a, b) => b.attention - a.attention || order.get(a.stepId)! - order.get(b.stepId)!);
+  return {
+    scenario: { id: scenario.id, name: scenario.name },
+    runs: counts.runs,
+    finishedRuns: counts.finished,
+    groupSize,
+    steps,
+  };
+}

@@ -1,0 +1,593 @@
+import { sql, type Selectable } from 'kysely';
+import type { DbOrTrx } from '../../db/database';
+import { containsIgnoringCase } from '../../db/contains';
+import type { AssignmentsTable, CertificatesTable, Run } from '../../db/schema';
+
+// Every query of training programmes: cohorts, paths, assignments, notices, certificates and the analytics.
+
+export type AssignmentRow = Selectable<AssignmentsTable>;
+export type CertificateRow = Selectable<CertificatesTable>;
+
+export interface PersonRow {
+  id: string;
+  email: string;
+  first_name: string;
+  last_name: string;
+}
+
+const personColumns = ['users.id', 'users.email', 'users.first_name', 'users.last_name'] as const;
+
+// ---- Cohorts ----------------------------------------------------------------------------------------------
+
+export async function insertCohort(db: DbOrTrx, row: { id: string; name: string; createdBy: string; at: string }) {
+  await db
+    .insertInto('cohorts')
+    .values({
+      id: row.id,
+      name: row.name,
+      created_by: row.createdBy,
+      created_at: row.at,
+      updated_at: row.at,
+      archived_at: null,
+    })
+    .execute();
+}
+
+export function findCohort(db: DbOrTrx, id: string) {
+  return db.selectFrom('cohorts').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function updateCohort(
+  db: DbOrTrx,
+  id: string,
+  fields: { name?: string; archived_at?: string | null; updated_at: string },
+) {
+  await db.updateTable('cohorts').set(fields).where('id', '=', id).execute();
+}
+
+export function listCohorts(db: DbOrTrx, includeArchived: boolean) {
+  return db
+    .selectFrom('cohorts')
+    .select((eb) => [
+      'cohorts.id',
+      'cohorts.name',
+      'cohorts.created_at',
+      'cohorts.archived_at',
+      eb
+        .selectFrom('cohort_members')
+        .select((inner) => inner.fn.countAll<number>().as('n'))
+        .whereRef('cohort_members.cohort_id', '=', 'cohorts.id')
+        .as('member_count'),
+      eb
+        .selectFrom('assignments')
+        .select((inner) => inner.fn.countAll<number>().as('n'))
+        .whereRef('assignments.cohort_id', '=', 'cohorts.id')
+        .where('assignments.cancelled_at', 'is', null)
+        .as('assignment_count'),
+    ])
+    .$if(!includeArchived, (query) => query.where('cohorts.archived_at', 'is', null))
+    .orderBy('cohorts.name')
+    .orderBy('cohorts.id')
+    .execute();
+}
+
+export function listMembers(db: DbOrTrx, cohortId: string): Promise<PersonRow[]> {
+  return db
+    .selectFrom('cohort_members')
+    .innerJoin('users', 'users.id', 'cohort_members.user_id')
+    .select(personColumns)
+    .where('cohort_members.cohort_id', '=', cohortId)
+    .orderBy('users.last_name')
+    .orderBy('users.first_name')
+    .orderBy('users.id')
+    .execute();
+}
+
+export async function countMembers(db: DbOrTrx, cohortId: string): Promise<number> {
+  const row = await db
+    .selectFrom('cohort_members')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('cohort_id', '=', cohortId)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Adds the users not yet members; returns how many were added. */
+export async function addMembers(
+  db: DbOrTrx,
+  cohortId: string,
+  userIds: readonly string[],
+  at: string,
+): Promise<number> {
+  const added = await db
+    .insertInto('cohort_members')
+    .values(userIds.map((userId) => ({ cohort_id: cohortId, user_id: userId, added_at: at })))
+    .onConflict((conflict) => conflict.columns(['cohort_id', 'user_id']).doNothing())
+    .returning('user_id')
+    .execute();
+  return added.length;
+}
+
+export async function removeMembers(db: DbOrTrx, cohortId: string, userIds: readonly string[]): Promise<number> {
+  const result = await db
+    .deleteFrom('cohort_members')
+    .where('cohort_id', '=', cohortId)
+    .where('user_id', 'in', [...userIds])
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** The users among these ids that are trainees (approved students), with their role. */
+export function findPeople(db: DbOrTrx, ids: readonly string[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('users')
+    .select([...personColumns, 'users.role'])
+    .where('users.id', 'in', [...ids])
+    .execute();
+}
+
+export function searchTrainees(db: DbOrTrx, search: string, limit: number): Promise<PersonRow[]> {
+  return db
+    .selectFrom('users')
+    .select(personColumns)
+    .where('users.role', '=', 'student')
+    .where('users.disabled', '=', 0)
+    .$if(search !== '', (query) =>
+      query.where((eb) =>
+        eb.or([
+          containsIgnoringCase(eb.ref('users.email'), search),
+          containsIgnoringCase(sql`users.first_name || ' ' || users.last_name`, search),
+        ]),
+      ),
+    )
+    .orderBy('users.last_name')
+    .orderBy('users.first_name')
+    .orderBy('users.id')
+    .limit(limit)
+    .execute();
+}
+
+/** The cohorts a user belongs to. */
+export async function cohortIdsOf(db: DbOrTrx, userId: string): Promise<string[]> {
+  const rows = await db.selectFrom('cohort_members').select('cohort_id').where('user_id', '=', userId).execute();
+  return rows.map((row) => row.cohort_id);
+}
+
+/** The members of several cohorts, by cohort. */
+export function membersOfCohorts(db: DbOrTrx, cohortIds: readonly string[]) {
+  if (cohortIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('cohort_members')
+    .select(['cohort_id', 'user_id'])
+    .where('cohort_id', 'in', [...cohortIds])
+    .execute();
+}
+
+// ---- Scenarios and runs (read only) -----------------------------------------------------------------------
+
+export function findScenarioRows(db: DbOrTrx, ids: readonly string[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('scenarios')
+    .select(['id', 'name', 'type', 'difficulty', 'deleted_at'])
+    .where('id', 'in', [...ids])
+    .execute();
+}
+
+export function findScenarioDefinition(db: DbOrTrx, id: string) {
+  return db
+    .selectFrom('scenarios')
+    .select(['id', 'name', 'definition', 'deleted_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Every published scenario with its definition (remediation reads which techniques and skills each trains). */
+export function listPublishedScenarios(db: DbOrTrx) {
+  return db
+    .selectFrom('scenarios')
+    .select(['id', 'name', 'type', 'difficulty', 'definition'])
+    .where('deleted_at', 'is', null)
+    .orderBy('difficulty')
+    .orderBy('name')
+    .execute();
+}
+
+/** The run columns the run figures need, plus who and when. */
+export type RunFiguresRow = Pick<
+  Run,
+  | 'id'
+  | 'user_id'
+  | 'scenario_id'
+  | 'scenario_name'
+  | 'step_count'
+  | 'score_thousandths'
+  | 'percent_base'
+  | 'pending_reviews'
+  | 'status'
+  | 'started_at'
+  | 'finished_at'
+>;
+
+/** The runs of these users on these scenarios (runs_user_started_idx, then the scenario filter). */
+export function runsOf(
+  db: DbOrTrx,
+  userIds: readonly string[],
+  scenarioIds: readonly string[],
+): Promise<RunFiguresRow[]> {
+  if (userIds.length === 0 || scenarioIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('runs')
+    .select([
+      'id',
+      'user_id',
+      'scenario_id',
+      'scenario_name',
+      'step_count',
+      'score_thousandths',
+      'percent_base',
+      'pending_reviews',
+      'status',
+      'started_at',
+      'finished_at',
+    ])
+    .where('user_id', 'in', [...userIds])
+    .where('scenario_id', 'in', [...scenarioIds])
+    .execute();
+}
+
+// ---- Learning paths ---------------------------------------------------------------------------------------
+
+export async function insertPath(
+  db: DbOrTrx,
+  row: { id: string; name: string; description: string; unlock: 'sequential' | 'open'; createdBy: string; at: string },
+) {
+  await db
+    .insertInto('learning_paths')
+    .values({
+      id: row.id,
+      name: row.name,
+      description: row.description,
+      unlock: row.unlock,
+      created_by: row.createdBy,
+      created_at: row.at,
+      updated_at: row.at,
+      archived_at: null,
+    })
+    .execute();
+}
+
+export async function replacePathSteps(db: DbOrTrx, pathId: string, scenarioIds: readonly string[]) {
+  await db.deleteFrom('learning_path_steps').where('path_id', '=', pathId).execute();
+  await db
+    .insertInto('learning_path_steps')
+    .values(scenarioIds.map((scenarioId, position) => ({ path_id: pathId, position, scenario_id: scenarioId })))
+    .execute();
+}
+
+export async function updatePath(
+  db: DbOrTrx,
+  id: string,
+  fields: {
+    name?: string;
+    description?: string;
+    unlock?: 'sequential' | 'open';
+    archived_at?: string | null;
+    updated_at: string;
+  },
+) {
+  await db.updateTable('learning_paths').set(fields).where('id', '=', id).execute();
+}
+
+export function findPath(db: DbOrTrx, id: string) {
+  return db.selectFrom('learning_paths').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function listPaths(db: DbOrTrx, includeArchived: boolean) {
+  return db
+    .selectFrom('learning_paths')
+    .select((eb) => [
+      'learning_paths.id',
+      'learning_paths.name',
+      'learning_paths.description',
+      'learning_paths.unlock',
+      'learning_paths.archived_at',
+      eb
+        .selectFrom('learning_path_steps')
+        .select((inner) => inner.fn.countAll<number>().as('n'))
+        .whereRef('learning_path_steps.path_id', '=', 'learning_paths.id')
+        .as('scenario_count'),
+    ])
+    .$if(!includeArchived, (query) => query.where('learning_paths.archived_at', 'is', null))
+    .orderBy('learning_paths.name')
+    .orderBy('learning_paths.id')
+    .execute();
+}
+
+/** The steps of these paths in order, with their scenarios' names. */
+export function listPathSteps(db: DbOrTrx, pathIds: readonly string[]) {
+  if (pathIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('learning_path_steps')
+    .innerJoin('scenarios', 'scenarios.id', 'learning_path_steps.scenario_id')
+    .select([
+      'learning_path_steps.path_id',
+      'learning_path_steps.position',
+      'learning_path_steps.scenario_id',
+      'scenarios.name as scenario_name',
+      'scenarios.type',
+      'scenarios.difficulty',
+      'scenarios.deleted_at',
+    ])
+    .where('learning_path_steps.path_id', 'in', [...pathIds])
+    .orderBy('learning_path_steps.path_id')
+    .orderBy('learning_path_steps.position')
+    .execute();
+}
+
+export function findPathNames(db: DbOrTrx, ids: readonly string[]) {
+  if (ids.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('learning_paths')
+    .select(['id', 'name'])
+    .where('id', 'in', [...ids])
+    .execute();
+}
+
+// ---- Assignments ------------------------------------------------------------------------------------------
+
+export async function insertAssignments(db: DbOrTrx, rows: AssignmentRow[]) {
+  if (rows.length === 0) return;
+  await db.insertInto('assignments').values(rows).execute();
+}
+
+export function findAssignment(db: DbOrTrx, id: string) {
+  return db.selectFrom('assignments').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function cancelAssignment(db: DbOrTrx, id: string, at: string) {
+  await db.updateTable('assignments').set({ cancelled_at: at }).where('id', '=', id).execute();
+}
+
+/** A trainee's open assignments: their own and their (active) cohorts'. */
+export function assignmentsOfUser(db: DbOrTrx, userId: string): Promise<AssignmentRow[]> {
+  return db
+    .selectFrom('assignments')
+    .selectAll('assignments')
+    .where('assignments.cancelled_at', 'is', null)
+    .where((eb) =>
+      eb.or([
+        eb('assignments.user_id', '=', userId),
+        eb(
+          'assignments.cohort_id',
+          'in',
+          eb
+            .selectFrom('cohort_members')
+            .innerJoin('cohorts', 'cohorts.id', 'cohort_members.cohort_id')
+            .select('cohort_members.cohort_id')
+            .where('cohort_members.user_id', '=', userId)
+            .where('cohorts.archived_at', 'is', null),
+        ),
+      ]),
+    )
+    .orderBy('assignments.created_at', 'desc')
+    .orderBy('assignments.id')
+    .execute();
+}
+
+export function assignmentsOfCohort(db: DbOrTrx, cohortId: string): Promise<AssignmentRow[]> {
+  return db
+    .selectFrom('assignments')
+    .selectAll()
+    .where('cohort_id', '=', cohortId)
+    .where('cancelled_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** Open assignments due before `until` (and after `since`) whose cohort, if any, is active. */
+export function assignmentsDueBetween(db: DbOrTrx, since: string, until: string): Promise<AssignmentRow[]> {
+  return db
+    .selectFrom('assignments')
+    .leftJoin('cohorts', 'cohorts.id', 'assignments.cohort_id')
+    .selectAll('assignments')
+    .where('assignments.cancelled_at', 'is', null)
+    .where('assignments.due_at', 'is not', null)
+    .where('assignments.due_at', '>', since)
+    .where('assignments.due_at', '<=', until)
+    .where('cohorts.archived_at', 'is', null)
+    .execute();
+}
+
+/** Records notices not sent before; returns the user ids this call recorded (each notice goes out once). */
+export async function recordNotices(
+  db: DbOrTrx,
+  assignmentId: string,
+  userIds: readonly string[],
+  notice: 'due_soon' | 'overdue' | 'overdue_admin',
+  at: string,
+): Promise<string[]> {
+  if (userIds.length === 0) return [];
+  const rows = await db
+    .insertInto('assignment_notices')
+    .values(userIds.map((userId) => ({ assignment_id: assignmentId, user_id: userId, notice, sent_at: at })))
+    .onConflict((conflict) => conflict.columns(['assignment_id', 'user_id', 'notice']).doNothing())
+    .returning('user_id')
+    .execute();
+  return rows.map((row) => row.user_id);
+}
+
+// ---- Certificates -----------------------------------------------------------------------------------------
+
+/** Issues the certificate unless the user has one for the path; returns it when this call issued it. */
+export async function insertCertificate(db: DbOrTrx, row: CertificateRow): Promise<boolean> {
+  const inserted = await db
+    .insertInto('certificates')
+    .values(row)
+    .onConflict((conflict) => conflict.columns(['user_id', 'path_id']).doNothing())
+    .returning('id')
+    .execute();
+  return inserted.length > 0;
+}
+
+export function findCertificateOf(db: DbOrTrx, userId: string, pathId: string) {
+  return db
+    .selectFrom('certificates')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('path_id', '=', pathId)
+    .executeTakeFirst();
+}
+
+export function findCertificate(db: DbOrTrx, id: string) {
+  return db.selectFrom('certificates').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findCertificateByCode(db: DbOrTrx, code: string) {
+  return db.selectFrom('certificates').selectAll().where('code', '=', code).executeTakeFirst();
+}
+
+export function listCertificates(db: DbOrTrx, filter: { userId?: string; pathId?: string }) {
+  return db
+    .selectFrom('certificates')
+    .selectAll()
+    .$if(filter.userId !== undefined, (query) => query.where('user_id', '=', filter.userId!))
+    .$if(filter.pathId !== undefined, (query) => query.where('path_id', '=', filter.pathId!))
+    .orderBy('issued_at', 'desc')
+    .orderBy('id')
+    .execute();
+}
+
+export async function revokeCertificate(db: DbOrTrx, id: string, by: string, at: string) {
+  await db.updateTable('certificates').set({ revoked_at: at, revoked_by: by }).where('id', '=', id).execute();
+}
+
+// ---- Analytics --------------------------------------------------------------------------------------------
+
+/** Answers and right answers per technique over the runs of a cohort's members (one grouped query). */
+export async function tallyCohortTechniques(db: DbOrTrx, cohortId: string) {
+  const rows = await db
+    .selectFrom('run_decisions')
+    .innerJoin('runs', 'runs.id', 'run_decisions.run_id')
+    .innerJoin('cohort_members', 'cohort_members.user_id', 'runs.user_id')
+    .select((eb) => [
+      'run_decisions.technique',
+      eb.fn.countAll<number>().as('attempts'),
+      eb.fn.sum<number>('run_decisions.correct').as('correct'),
+      sql<number>`count(distinct runs.user_id)`.as('trainees'),
+    ])
+    .where('cohort_members.cohort_id', '=', cohortId)
+    .where('run_decisions.technique', 'is not', null)
+    .where('run_decisions.first_submission', '=', 1)
+    .groupBy('run_decisions.technique')
+    .execute();
+  return rows.map((row) => ({
+    technique: row.technique!,
+    attempts: Number(row.attempts),
+    correct: Number(row.correct ?? 0),
+    trainees: Number(row.trainees),
+  }));
+}
+
+/** How many runs of a scenario there are, and how many finished with a score. */
+export async function countScenarioRuns(db: DbOrTrx, scenarioId: string) {
+  const row = await db
+    .selectFrom('runs')
+    .select((eb) => [
+      eb.fn.countAll<number>().as('runs'),
+      eb.fn.sum<number>(sql`case when status = 'completed' and percent_base > 0 then 1 else 0 end`).as('finished'),
+    ])
+    .where('scenario_id', '=', scenarioId)
+    .executeTakeFirstOrThrow();
+  return { runs: Number(row.runs), finished: Number(row.finished ?? 0) };
+}
+
+/**
+ * The scenario's runs, each with its group: 'top' or 'bottom' for the best and worst `groupSize` finished runs
+ * by score percent (ties broken by id), null for the rest. A window function over runs_scenario_idx.
+ */
+function groupedRuns(scenarioId: string, finished: number, groupSize: number) {
+  return sql`(
+    select ranked.id,
+      case when ranked.rank_desc is null then null
+           when ranked.rank_desc <= ${groupSize} then 'top'
+           when ranked.rank_desc > ${finished - groupSize} then 'bottom'
+           else null end as grp
+    from (
+      select runs.id,
+        case when runs.status = 'completed' and runs.percent_base > 0 then
+          row_number() over (
+            partition by case when runs.status = 'completed' and runs.percent_base > 0 then 1 else 0 end
+            order by runs.score_thousandths * 1.0 / runs.percent_base desc, runs.id)
+        end as rank_desc
+      from runs where runs.scenario_id = ${scenarioId}
+    ) ranked
+  )`;
+}
+
+export interface StepFiguresRow {
+  step_id: string;
+  kind: string;
+  reached: number;
+  answered: number;
+  mean_credit: number | null;
+  top_credit: number | null;
+  bottom_credit: number | null;
+}
+
+/** Per step: runs that reached it, first answers, mean credit overall and in the top and bottom groups. */
+export async function stepFigures(db: DbOrTrx, scenarioId: string, finished: number, groupSize: number) {
+  const rows = await sql<StepFiguresRow>`
+    select d.step_id, max(d.kind) as kind,
+      count(distinct d.run_id) as reached,
+      sum(case when d.first_submission = 1 then 1 else 0 end) as answered,
+      avg(case when d.first_submission = 1 and d.scored = 1 then d.credit_thousandths end) as mean_credit,
+      avg(case when d.first_submission = 1 and d.scored = 1 and g.grp = 'top' then d.credit_thousandths end) as top_credit,
+      avg(case when d.first_submission = 1 and d.scored = 1 and g.grp = 'bottom' then d.credit_thousandths end) as bottom_credit
+    from ${groupedRuns(scenarioId, finished, groupSize)} g
+    join run_decisions d on d.run_id = g.id
+    group by d.step_id`.execute(db);
+  return rows.rows.map((row) => ({
+    stepId: row.step_id,
+    kind: row.kind,
+    reached: Number(row.reached),
+    answered: Number(row.answered ?? 0),
+    meanCredit: row.mean_credit === null ? null : Number(row.mean_credit) / 1000,
+    topCredit: row.top_credit === null ? null : Number(row.top_credit) / 1000,
+    bottomCredit: row.bottom_credit === null ? null : Number(row.bottom_credit) / 1000,
+  }));
+}
+
+/** How often each option of each choice step was picked first, overall and by the top group. */
+export async function optionChoices(db: DbOrTrx, scenarioId: string, finished: number, groupSize: number) {
+  const rows = await sql<{ step_id: string; option_index: number; chosen: number; by_top: number }>`
+    select d.step_id, d.option_index, count(*) as chosen,
+      sum(case when g.grp = 'top' then 1 else 0 end) as by_top
+    from ${groupedRuns(scenarioId, finished, groupSize)} g
+    join run_decisions d on d.run_id = g.id
+    where d.first_submission = 1 and d.kind = 'choice' and d.option_index >= 0
+    group by d.step_id, d.option_index`.execute(db);
+  return rows.rows.map((row) => ({
+    stepId: row.step_id,
+    optionIndex: Number(row.option_index),
+    chosen: Number(row.chosen),
+    byTop: Number(row.by_top ?? 0),
+  }));
+}
+
+/** The median time of first answers per step (the middle one, or the mean of the middle two). */
+export async function medianTimes(db: DbOrTrx, scenarioId: string) {
+  const rows = await sql<{ step_id: string; median: number }>`
+    select step_id, avg(time_ms) as median from (
+      select d.step_id, d.time_ms,
+        row_number() over (partition by d.step_id order by d.time_ms) as rn,
+        count(*) over (partition by d.step_id) as cnt
+      from runs r join run_decisions d on d.run_id = r.id
+      where r.scenario_id = ${scenarioId} and d.first_submission = 1 and d.time_ms is not null
+    ) ordered
+    where rn in ((cnt + 1) / 2, (cnt + 2) / 2)
+    group by step_id`.execute(db);
+  return new Map(rows.rows.map((row) => [row.step_id, Math.round(Number(row.median))]));
+}

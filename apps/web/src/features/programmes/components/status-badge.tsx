@@ -1,0 +1,31 @@
+import { ASSIGNMENT_STATUS_LABELS, type AssignmentStatus } from '@tradecraft/shared';
+import { Badge } from '@mantine/core';
+
+const COLORS: Record<AssignmentStatus, string> = {
+  passed: 'green',
+  failed: 'red',
+  overdue: 'red',
+  in_progress: 'blue',
+  not_started: 'gray',
+};
+
+/** An assignment's status: the words always written, the colour only helps. */
+export function StatusBadge({ status }: { status: AssignmentStatus }) {
+  return (
+    <Badge
+      color={COLORS[status]}
+      variant={status === 'overdue' || status === 'passed' ? 'filled' : 'light'}
+      radius="sm"
+      tt="none"
+      fz="sm"
+      styles={{ label: { overflow: 'visible' } }}
+      data-status={status}
+    >
+      {ASSIGNMENT_STATUS_LABELS[status]}
+    </Badge>
+  );
+}
+
+/** "25 Nov 2026, 17:00" in the browser's time zone. */
+export const formatWhen = (iso: string) =>
+  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });

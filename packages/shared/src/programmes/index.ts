@@ -1,0 +1,2 @@
+export * from './programme-rules';
+export * from './programmes.schema';
