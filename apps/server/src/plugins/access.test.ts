@@ -65,6 +65,7 @@ const EXPECTED: Record<string, Access> = {
   'GET /api/sim/:id': 'signedIn',
   'DELETE /api/sim/delete-scenario/:id': 'admin',
   'POST /api/sim/upload-scenario': 'admin',
+  'POST /api/sim/check-scenario': 'admin',
   'GET /api/settings/difficulty': 'signedIn',
   'PUT /api/settings/difficulty': 'admin',
   'GET /api/settings/setup-checklist': 'admin',
