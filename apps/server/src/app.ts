@@ -23,6 +23,7 @@ import { reviewsRoutes } from './features/reviews/reviews.routes';
 import { progressRoutes } from './features/progress/progress.routes';
 import { runsRoutes } from './features/runs/runs.routes';
 import { scenariosRoutes } from './features/scenarios/scenarios.routes';
+import { versionsRoutes } from './features/scenarios/versions.routes';
 import { settingsRoutes } from './features/settings/settings.routes';
 import { usersRoutes } from './features/users/users.routes';
 import { registerDocs } from './plugins/docs';
@@ -99,6 +100,7 @@ export async function buildApp({ config, db, dialect, logger = false }: AppOptio
       await api.register(auditRoutes, { prefix: '/audit', db });
       await api.register(notificationsRoutes, { prefix: '/notifications', db });
       await api.register(scenariosRoutes, { prefix: '/sim', db });
+      await api.register(versionsRoutes, { prefix: '/sim', db });
       await api.register(settingsRoutes, {
         prefix: '/settings',
         db,

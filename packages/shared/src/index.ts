@@ -22,3 +22,4 @@ export * from './notifications/notifications.schema';
 export * from './progress';
 export * from './reviews/reviews.schema';
 export * from './settings/setup-checklist.schema';
+export * from './scenarios/versions.api';

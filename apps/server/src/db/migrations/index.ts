@@ -15,6 +15,7 @@ import * as accountSecurity from './2026_11_23_1101_account_security';
 import * as singleSignOn from './2026_11_23_1201_single_sign_on';
 import * as apiTokens from './2026_11_23_1202_api_tokens';
 import * as secondFactorDue from './2026_11_23_1203_second_factor_due';
+import * as scenarioVersions from './2026_11_25_0100_scenario_versions';
 
 /** Every migration, by name; names sort in the order they run. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_1201_single_sign_on': singleSignOn,
   '2026_11_23_1202_api_tokens': apiTokens,
   '2026_11_23_1203_second_factor_due': secondFactorDue,
+  '2026_11_25_0100_scenario_versions': scenarioVersions,
 };
