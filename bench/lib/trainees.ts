@@ -46,6 +46,29 @@ async function ensureEveryKindScenario(db: Db): Promise<void> {
       created_at: now,
       updated_at: now,
       deleted_at: null,
+      current_version_id: `${EVERY_KIND_ID}@v1`,
+    })
+    .onConflict((oc) => oc.column('id').doNothing())
+    .execute();
+  // Its version 1, published (runs pin it), as migration 2026_11_25_0100 makes one.
+  await db
+    .insertInto('scenario_versions')
+    .values({
+      id: `${EVERY_KIND_ID}@v1`,
+      scenario_id: EVERY_KIND_ID,
+      number: 1,
+      state: 'published',
+      revision: 1,
+      definition: json,
+      based_on: null,
+      summary: 'First version',
+      source_hash: null,
+      created_by: null,
+      created_at: now,
+      saved_by: null,
+      saved_at: now,
+      published_by: null,
+      published_at: now,
     })
     .onConflict((oc) => oc.column('id').doNothing())
     .execute();

@@ -24,6 +24,7 @@ import { progressRoutes } from './features/progress/progress.routes';
 import { runsRoutes } from './features/runs/runs.routes';
 import { scenariosRoutes } from './features/scenarios/scenarios.routes';
 import { checkOnlyRoutes } from './features/scenarios/check-only.routes';
+import { versionsRoutes } from './features/scenarios/versions.routes';
 import { settingsRoutes } from './features/settings/settings.routes';
 import { usersRoutes } from './features/users/users.routes';
 import { programmesRoutes } from './features/programmes/programmes.routes';
@@ -102,6 +103,7 @@ export async function buildApp({ config, db, dialect, logger = false }: AppOptio
       await api.register(notificationsRoutes, { prefix: '/notifications', db });
       await api.register(scenariosRoutes, { prefix: '/sim', db });
       await api.register(checkOnlyRoutes, { prefix: '/sim', db });
+      await api.register(versionsRoutes, { prefix: '/sim', db });
       await api.register(settingsRoutes, {
         prefix: '/settings',
         db,

@@ -24,3 +24,4 @@ export * from './reviews/reviews.schema';
 export * from './settings/setup-checklist.schema';
 export * from './scenarios/check-only.schema';
 export * from './programmes';
+export * from './scenarios/versions.api';

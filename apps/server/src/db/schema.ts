@@ -132,6 +132,31 @@ export interface ScenariosTable {
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
+  /** The current (newest published) version; null while the scenario has only a draft. */
+  current_version_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The scenario's draft, if any (at most one). */
+  draft_version_id: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** One version of a scenario (see migration 2026_11_25_0100). */
+export interface ScenarioVersionsTable {
+  id: string;
+  scenario_id: string;
+  number: number;
+  state: 'draft' | 'published' | 'superseded';
+  revision: number;
+  /** JSON: the checked definition once published; a draft's as saved. */
+  definition: string;
+  based_on: number | null;
+  summary: string;
+  /** SHA-256 of the built-in file the version was loaded from. */
+  source_hash: string | null;
+  created_by: string | null;
+  created_at: string;
+  saved_by: string | null;
+  saved_at: string;
+  published_by: string | null;
+  published_at: string | null;
 }
 
 export interface RunsTable {
@@ -163,6 +188,8 @@ export interface RunsTable {
   started_at: string;
   finished_at: string | null;
   updated_at: string;
+  /** The scenario version the run plays, pinned when it starts (null only for a run whose scenario row is gone). */
+  version_id: string | null;
 }
 
 export interface RunDecisionsTable {
@@ -284,6 +311,7 @@ export interface Database {
   rate_limits: RateLimitsTable;
   notifications: NotificationsTable;
   scenarios: ScenariosTable;
+  scenario_versions: ScenarioVersionsTable;
   runs: RunsTable;
   run_decisions: RunDecisionsTable;
   step_reviews: StepReviewsTable;
@@ -305,6 +333,7 @@ export type User = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type UserUpdate = Updateable<UsersTable>;
 export type Scenario = Selectable<ScenariosTable>;
+export type ScenarioVersion = Selectable<ScenarioVersionsTable>;
 export type Run = Selectable<RunsTable>;
 
 /** A named group of trainees (training programmes); a trainee may be in several. */

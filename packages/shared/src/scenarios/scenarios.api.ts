@@ -158,6 +158,13 @@ export const uploadScenarioResponseSchema = z.object({
   /** ISO-8601 UTC. */
   upload_time: z.string(),
   scenario: scenarioSummarySchema,
+  /**
+   * True when the id already existed: the file became that scenario's draft (created, or replacing the draft),
+   * for an admin to publish; false when a new scenario was published.
+   */
+  draft: z.boolean(),
+  /** The version the file became (1 for a new scenario). */
+  number: z.number().int(),
   /** Content advice that did not refuse the file (such as the longest-option rule), as `place: message`. */
   warnings: z.array(z.string()),
 });

@@ -16,6 +16,7 @@ import * as singleSignOn from './2026_11_23_1201_single_sign_on';
 import * as apiTokens from './2026_11_23_1202_api_tokens';
 import * as secondFactorDue from './2026_11_23_1203_second_factor_due';
 import * as searchIndexesAndCounts from './2026_11_25_0001_search_indexes_and_counts';
+import * as scenarioVersions from './2026_11_25_0100_scenario_versions';
 import * as programmes from './2026_11_25_0301_programmes';
 
 /** Every migration, by name; names sort in the order they run. Add new ones at the end. */
@@ -37,5 +38,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_23_1202_api_tokens': apiTokens,
   '2026_11_23_1203_second_factor_due': secondFactorDue,
   '2026_11_25_0001_search_indexes_and_counts': searchIndexesAndCounts,
+  '2026_11_25_0100_scenario_versions': scenarioVersions,
   '2026_11_25_0301_programmes': programmes,
 };

@@ -74,6 +74,28 @@ export async function insertScenario(
       created_at: now,
       updated_at: now,
       deleted_at: options.deleted ? now : null,
+      current_version_id: `${id}@v1`,
+    })
+    .execute();
+  // Version 1, published, as migration 2026_11_25_0100 makes one for a scenario that existed before versions.
+  await db
+    .insertInto('scenario_versions')
+    .values({
+      id: `${id}@v1`,
+      scenario_id: id,
+      number: 1,
+      state: 'published',
+      revision: 1,
+      definition: text,
+      based_on: null,
+      summary: 'First version',
+      source_hash: null,
+      created_by: null,
+      created_at: now,
+      saved_by: null,
+      saved_at: now,
+      published_by: null,
+      published_at: now,
     })
     .execute();
   return { id, name: definition.name, definition };
@@ -137,6 +159,8 @@ export async function insertRun(
     started_at: startedAt,
     finished_at: finishedAt,
     updated_at: finishedAt ?? startedAt,
+    // Unpinned: the run plays its scenario's current version (see runs.service's loadedScenario).
+    version_id: null,
   };
   await db.insertInto('runs').values(run).execute();
   if (decisions.length > 0) {

@@ -107,13 +107,38 @@ export function findScenarioRow(db: DbOrTrx, id: string): Promise<Scenario | und
   return db.selectFrom('scenarios').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/**
+ * The definition of the version a run played: the one it pinned, or (a run recorded without one) its scenario's
+ * current version. Undefined when neither exists.
+ */
+export async function findRunDefinition(
+  db: DbOrTrx,
+  run: Pick<Run, 'version_id' | 'scenario_id'>,
+): Promise<string | undefined> {
+  if (run.version_id !== null) {
+    const pinned = await db
+      .selectFrom('scenario_versions')
+      .select('definition')
+      .where('id', '=', run.version_id)
+      .executeTakeFirst();
+    return pinned?.definition;
+  }
+  const current = await db
+    .selectFrom('scenarios')
+    .innerJoin('scenario_versions', 'scenario_versions.id', 'scenarios.current_version_id')
+    .select('scenario_versions.definition')
+    .where('scenarios.id', '=', run.scenario_id)
+    .executeTakeFirst();
+  return current?.definition;
+}
+
 export type CatalogueRow = Pick<
   Scenario,
   'id' | 'name' | 'type' | 'difficulty' | 'description' | 'step_count' | 'definition'
 >;
 
 /**
- * The library's scenarios (not deleted) with their definitions, for recommendations: optionally without
+ * The library's scenarios (published, not deleted) with their definitions, for recommendations: optionally without
  * the ones a user has completed and without one scenario (the report's own).
  */
 export function listCatalogue(
@@ -124,6 +149,7 @@ export function listCatalogue(
     .selectFrom('scenarios')
     .select(['id', 'name', 'type', 'difficulty', 'description', 'step_count', 'definition'])
     .where('deleted_at', 'is', null)
+    .where('current_version_id', 'is not', null)
     .$if(options.except !== undefined, (qb) => qb.where('id', '!=', options.except!))
     .$if(options.notCompletedBy !== undefined, (qb) =>
       qb.where((eb) =>

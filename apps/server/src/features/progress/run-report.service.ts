@@ -15,14 +15,21 @@ import {
   toProgressDecision,
 } from './progress.service';
 import { parseStepResult, parseStoredDefinition, runFigures, skillScores } from '../runs/run-figures';
-import { findDifficultySetting, findScenarioRow, listCatalogue, listDecisionsOfRun } from './progress.repository';
+import {
+  findDifficultySetting,
+  findRunDefinition,
+  findScenarioRow,
+  listCatalogue,
+  listDecisionsOfRun,
+} from './progress.repository';
 
 /** How many scenarios the report suggests practising next. */
 export const MAX_PRACTICE_SCENARIOS = 3;
 
 export const REPORT_NOTES = {
   missing: 'This scenario is no longer in the library, so its sources and the correct answers are unknown.',
-  deleted: 'This scenario has since been deleted from the library; its details below are from its last saved version.',
+  deleted:
+    'This scenario has since been deleted from the library; its details below are from the version this run played.',
   unreadable: 'The scenario could not be read, so its sources and the correct answers are unknown.',
   changedSteps: 'Some steps have changed since this run; where a step is gone its correct answer is unknown.',
 } as const;
@@ -40,15 +47,17 @@ export async function runTimeline(db: Db, viewer: User, runId: string): Promise<
  */
 export async function runReport(db: Db, viewer: User, runId: string): Promise<RunReport> {
   const run = await readableRun(db, viewer, runId);
-  const [decisionRows, scenarioRow, trainee, catalogue, difficultySetting] = await Promise.all([
+  const [decisionRows, scenarioRow, definitionText, trainee, catalogue, difficultySetting] = await Promise.all([
     listDecisionsOfRun(db, run.id),
     findScenarioRow(db, run.scenario_id),
+    // The version the run played, never a later one: its steps and keys are the ones the trainee answered.
+    findRunDefinition(db, run),
     run.user_id === viewer.id ? Promise.resolve(viewer) : findUserById(db, run.user_id),
     listCatalogue(db, { except: run.scenario_id }),
     findDifficultySetting(db),
   ]);
 
-  const definition = scenarioRow ? parseStoredDefinition(scenarioRow.definition) : null;
+  const definition = scenarioRow && definitionText !== undefined ? parseStoredDefinition(definitionText) : null;
   const stepById = new Map((definition?.steps ?? []).map((step) => [step.id, step]));
 
   const decisions = decisionRows.map((row) => {

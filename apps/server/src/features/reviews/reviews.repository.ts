@@ -19,6 +19,8 @@ export interface ReviewListRow extends StepReviewRow {
   last_name: string;
   scenario_name: string;
   credit_thousandths: number;
+  /** The scenario version the run played (its rubric is the one the answer was written for). */
+  version_id: string | null;
 }
 
 function filtered(db: DbOrTrx, filters: ReviewFilters) {
@@ -51,6 +53,7 @@ const LIST_COLUMNS = [
   'users.first_name',
   'users.last_name',
   'runs.scenario_name',
+  'runs.version_id',
   'run_decisions.credit_thousandths',
 ] as const;
 
@@ -94,10 +97,29 @@ export async function findDecisionResult(db: DbOrTrx, decisionId: number): Promi
   return row?.result ?? null;
 }
 
-/** The definition of a review's scenario (deleted ones too: the submission keeps its rubric). */
-export async function findScenarioDefinition(db: DbOrTrx, scenarioId: string): Promise<string | undefined> {
-  const row = await db.selectFrom('scenarios').select('definition').where('id', '=', scenarioId).executeTakeFirst();
-  return row?.definition;
+/**
+ * The definition of the version a review's run played (deleted scenarios too: the submission keeps its rubric);
+ * a run recorded without a version reads its scenario's current one.
+ */
+export async function findReviewDefinition(
+  db: DbOrTrx,
+  review: { version_id: string | null; scenario_id: string },
+): Promise<string | undefined> {
+  if (review.version_id !== null) {
+    const pinned = await db
+      .selectFrom('scenario_versions')
+      .select('definition')
+      .where('id', '=', review.version_id)
+      .executeTakeFirst();
+    return pinned?.definition;
+  }
+  const current = await db
+    .selectFrom('scenarios')
+    .innerJoin('scenario_versions', 'scenario_versions.id', 'scenarios.current_version_id')
+    .select('scenario_versions.definition')
+    .where('scenarios.id', '=', review.scenario_id)
+    .executeTakeFirst();
+  return current?.definition;
 }
 
 /**

@@ -24,7 +24,7 @@ import {
   applyGradeToRun,
   findDecisionResult,
   findReview,
-  findScenarioDefinition,
+  findReviewDefinition,
   listReviews,
   markGraded,
   updateDecisionCredit,
@@ -52,9 +52,9 @@ function toItem(row: ReviewListRow, stepTitle: string | null): ReviewItem {
   };
 }
 
-/** The write step a review is about, from its scenario's stored definition (deleted scenarios too). */
+/** The write step a review is about, from the version its run played (deleted scenarios too). */
 async function writeStepOf(db: Db, row: ReviewListRow): Promise<StepOfKind<'write'> | undefined> {
-  const text = await findScenarioDefinition(db, row.scenario_id);
+  const text = await findReviewDefinition(db, row);
   const step = text ? parseStoredDefinition(text)?.steps.find((candidate) => candidate.id === row.step_id) : undefined;
   return step?.kind === 'write' ? step : undefined;
 }
@@ -66,17 +66,19 @@ export async function reviewQueue(db: Db, query: z.output<typeof reviewListQuery
     { status: query.status, scenarioId: query.scenarioId, userId: query.userId },
     query,
   );
-  // One definition read per scenario on the page, never one per row.
+  // One definition read per scenario version on the page, never one per row.
+  const versionKey = (row: ReviewListRow) => row.version_id ?? `current:${row.scenario_id}`;
   const titles = new Map<string, Map<string, string>>();
-  for (const scenarioId of new Set(rows.map((row) => row.scenario_id))) {
-    const text = await findScenarioDefinition(db, scenarioId);
+  for (const row of rows) {
+    if (titles.has(versionKey(row))) continue;
+    const text = await findReviewDefinition(db, row);
     titles.set(
-      scenarioId,
+      versionKey(row),
       new Map((text ? (parseStoredDefinition(text)?.steps ?? []) : []).map((step) => [step.id, step.title])),
     );
   }
   return {
-    items: rows.map((row) => toItem(row, titles.get(row.scenario_id)?.get(row.step_id) ?? null)),
+    items: rows.map((row) => toItem(row, titles.get(versionKey(row))?.get(row.step_id) ?? null)),
     total,
     page: query.page,
     pageSize: query.pageSize,

@@ -150,6 +150,28 @@ export async function insertScenario(
       created_at: now,
       updated_at: now,
       deleted_at: options.deleted ? now : null,
+      current_version_id: `${id}@v1`,
+    })
+    .execute();
+  // Version 1, published, as migration 2026_11_25_0100 makes one for a scenario that existed before versions.
+  await db
+    .insertInto('scenario_versions')
+    .values({
+      id: `${id}@v1`,
+      scenario_id: id,
+      number: 1,
+      state: 'published',
+      revision: 1,
+      definition: json,
+      based_on: null,
+      summary: 'First version',
+      source_hash: null,
+      created_by: null,
+      created_at: now,
+      saved_by: null,
+      saved_at: now,
+      published_by: null,
+      published_at: now,
     })
     .execute();
   return { id, definition };

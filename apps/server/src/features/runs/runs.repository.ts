@@ -6,13 +6,15 @@ import type { Run, RunDecisionsTable, RunPracticeTable, StepReviewsTable } from 
 
 export type RunDecisionRow = Selectable<RunDecisionsTable>;
 
-/** What the run engine reads of a run's scenario besides its definition (deleted ones too: old runs still show their data). */
+/**
+ * What the run engine reads of a run's scenario besides a version's definition (deleted ones too: old runs still
+ * show their data). `current_version_id` is the version a new run starts on (null while only a draft exists).
+ */
 export interface ScenarioForRun {
   id: string;
   name: string;
-  content_hash: string;
-  updated_at: string;
   deleted_at: string | null;
+  current_version_id: string | null;
 }
 
 /** A run with its scenario's columns (undefined scenario when the row is gone), read in one statement. */
@@ -22,31 +24,27 @@ export interface RunWithScenario {
 }
 
 const scenarioForRunQuery = reusableQuery<{ id: string }, ScenarioForRun>((db, param) =>
-  db
-    .selectFrom('scenarios')
-    .select(['id', 'name', 'content_hash', 'updated_at', 'deleted_at'])
-    .where('id', '=', param('id')),
+  db.selectFrom('scenarios').select(['id', 'name', 'deleted_at', 'current_version_id']).where('id', '=', param('id')),
 );
 
 export async function findScenarioForRun(db: DbOrTrx, id: string): Promise<ScenarioForRun | undefined> {
   return (await scenarioForRunQuery(db, { id }))[0];
 }
 
-const definitionQuery = reusableQuery<{ id: string }, { definition: string }>((db, param) =>
-  db.selectFrom('scenarios').select('definition').where('id', '=', param('id')),
+const versionDefinitionQuery = reusableQuery<{ id: string }, { definition: string }>((db, param) =>
+  db.selectFrom('scenario_versions').select('definition').where('id', '=', param('id')),
 );
 
-/** A scenario's stored definition text (read only when the parsed one is not already kept). */
-export async function findScenarioDefinition(db: DbOrTrx, id: string): Promise<string | undefined> {
-  return (await definitionQuery(db, { id }))[0]?.definition;
+/** A scenario version's stored definition text (read only when the parsed one is not already kept). */
+export async function findVersionDefinition(db: DbOrTrx, versionId: string): Promise<string | undefined> {
+  return (await versionDefinitionQuery(db, { id: versionId }))[0]?.definition;
 }
 
 type RunScenarioRow = Run & {
   s_id: string | null;
   s_name: string | null;
-  s_content_hash: string | null;
-  s_updated_at: string | null;
   s_deleted_at: string | null;
+  s_current_version_id: string | null;
 };
 
 const runWithScenarioQuery = reusableQuery<{ id: string }, RunScenarioRow>((db, param) =>
@@ -57,9 +55,8 @@ const runWithScenarioQuery = reusableQuery<{ id: string }, RunScenarioRow>((db, 
     .select([
       'scenarios.id as s_id',
       'scenarios.name as s_name',
-      'scenarios.content_hash as s_content_hash',
-      'scenarios.updated_at as s_updated_at',
       'scenarios.deleted_at as s_deleted_at',
+      'scenarios.current_version_id as s_current_version_id',
     ])
     .where('runs.id', '=', param('id')),
 );
@@ -68,19 +65,13 @@ const runWithScenarioQuery = reusableQuery<{ id: string }, RunScenarioRow>((db, 
 export async function findRunWithScenario(db: DbOrTrx, id: string): Promise<RunWithScenario | undefined> {
   const row = (await runWithScenarioQuery(db, { id }))[0];
   if (!row) return undefined;
-  const { s_id, s_name, s_content_hash, s_updated_at, s_deleted_at, ...run } = row;
+  const { s_id, s_name, s_deleted_at, s_current_version_id, ...run } = row;
   return {
     run,
     scenario:
       s_id === null
         ? undefined
-        : {
-            id: s_id,
-            name: s_name ?? '',
-            content_hash: s_content_hash ?? '',
-            updated_at: s_updated_at ?? '',
-            deleted_at: s_deleted_at,
-          },
+        : { id: s_id, name: s_name ?? '', deleted_at: s_deleted_at, current_version_id: s_current_version_id },
   };
 }
 

@@ -54,7 +54,7 @@ import {
   endRun as endRunRow,
   findRun,
   findRunWithScenario,
-  findScenarioDefinition,
+  findVersionDefinition,
   findScenarioForRun,
   insertDecision,
   insertReview,
@@ -85,39 +85,50 @@ const HINT_MESSAGES = {
 
 interface LoadedScenario {
   row: ScenarioForRun;
+  /** The version this run plays (or a new run would start on); null when there is none. */
+  versionId: string | null;
   definition: ScenarioDefinition;
   deleted: boolean;
 }
 
-// Every answer and move needs its scenario's parsed definition; reading and parsing the whole text each time
-// cost more than the rest of the request. Parsed definitions are kept by scenario id, content hash and change
-// time (a changed scenario has a new hash and time, so it is never served from a stale parse), shared between
-// requests and never mutated.
+// Every answer and move needs its run's version's parsed definition; reading and parsing the whole text each time
+// cost more than the rest of the request. A published version never changes, so parsed definitions are kept by
+// version id alone, shared between requests and never mutated. Runs never play a draft.
 const DEFINITIONS_KEPT = 64;
 const definitions = new Map<string, ScenarioDefinition>();
 
-async function definitionOf(db: DbOrTrx, row: ScenarioForRun): Promise<ScenarioDefinition> {
-  const key = `${row.id}\n${row.content_hash}\n${row.updated_at}`;
-  const kept = definitions.get(key);
+async function definitionOf(db: DbOrTrx, row: ScenarioForRun, versionId: string | null): Promise<ScenarioDefinition> {
+  if (versionId === null) return { ...emptyDefinition, name: row.name };
+  const kept = definitions.get(versionId);
   if (kept) return kept;
-  const text = await findScenarioDefinition(db, row.id);
-  // The scenarios feature stores the checked, normalised definition (every option an object).
+  const text = await findVersionDefinition(db, versionId);
+  // The scenarios feature stores a published version's checked, normalised definition (every option an object).
   const definition = (text === undefined ? null : parseStoredDefinition(text)) ?? {
     ...emptyDefinition,
     name: row.name,
   };
-  definitions.set(key, definition);
+  definitions.set(versionId, definition);
   if (definitions.size > DEFINITIONS_KEPT) definitions.delete(definitions.keys().next().value!);
   return definition;
 }
 
-async function loadedScenario(db: DbOrTrx, row: ScenarioForRun | undefined): Promise<LoadedScenario | undefined> {
+/** The scenario as a run plays it: the run's pinned version, or (no run yet) the current published version. */
+async function loadedScenario(
+  db: DbOrTrx,
+  row: ScenarioForRun | undefined,
+  run: Pick<Run, 'version_id'> | null,
+): Promise<LoadedScenario | undefined> {
   if (!row) return undefined;
-  return { row, definition: await definitionOf(db, row), deleted: row.deleted_at !== null };
+  const versionId = run ? (run.version_id ?? row.current_version_id) : row.current_version_id;
+  return { row, versionId, definition: await definitionOf(db, row, versionId), deleted: row.deleted_at !== null };
 }
 
-async function loadScenario(db: DbOrTrx, id: string): Promise<LoadedScenario | undefined> {
-  return loadedScenario(db, await findScenarioForRun(db, id));
+async function loadScenario(
+  db: DbOrTrx,
+  id: string,
+  run: Pick<Run, 'version_id'> | null,
+): Promise<LoadedScenario | undefined> {
+  return loadedScenario(db, await findScenarioForRun(db, id), run);
 }
 
 const emptyDefinition: ScenarioDefinition = { name: '', type: '', difficulty: 1, description: '', steps: [] };
@@ -419,7 +430,7 @@ function describeRun(
 async function loadRunState(db: DbOrTrx, run: Run, viewer: User): Promise<RunState> {
   const [decisions, scenario, finished] = await Promise.all([
     listDecisions(db, run.id),
-    loadScenario(db, run.scenario_id),
+    loadScenario(db, run.scenario_id, run),
     finishedContext(db, run),
   ]);
   return describeRun(run, decisions, scenario, viewer, 'read', finished);
@@ -561,7 +572,7 @@ async function playableRun(db: DbOrTrx, viewer: User, id: string): Promise<RunWi
 
 /** The scenario a run plays on, refusing when it was deleted since the run started. */
 async function liveScenario(db: DbOrTrx, found: RunWithScenario): Promise<LoadedScenario> {
-  const scenario = await loadedScenario(db, found.scenario);
+  const scenario = await loadedScenario(db, found.scenario, found.run);
   if (!scenario || scenario.deleted) throw gone(RUN_MESSAGES.scenarioDeleted);
   return scenario;
 }
@@ -587,8 +598,9 @@ export const runStartsLimit = (perMinute: number): RateLimit => ({
  * one starts. A unique index keeps one run in progress per trainee and scenario when two starts race.
  */
 async function startRunOn(db: Db, user: User, input: StartRunInput, limit: RateLimit): Promise<StartRunResponse> {
-  const scenario = await loadScenario(db, input.scenarioId);
-  if (!scenario || scenario.deleted) throw notFound(RUN_MESSAGES.scenarioNotFound);
+  // A new run starts on the current published version and keeps it to the end, whatever is published later.
+  const scenario = await loadScenario(db, input.scenarioId, null);
+  if (!scenario || scenario.deleted || scenario.versionId === null) throw notFound(RUN_MESSAGES.scenarioNotFound);
   const of = { userId: user.id, scenarioId: scenario.row.id };
   if (!input.startOver) {
     const latest = await findLatestRunOf(db, of);
@@ -623,6 +635,7 @@ async function startRunOn(db: Db, user: User, input: StartRunInput, limit: RateL
     started_at: now,
     finished_at: null,
     updated_at: now,
+    version_id: scenario.versionId,
   };
   try {
     await db.transaction().execute(async (trx) => {
@@ -780,7 +793,7 @@ async function getRunOn(db: Db, viewer: User, id: string): Promise<RunState> {
   const found = await readableRun(db, viewer, id);
   const [decisions, scenario, finished] = await Promise.all([
     listDecisions(db, id),
-    loadedScenario(db, found.scenario),
+    loadedScenario(db, found.scenario, found.run),
     finishedContext(db, found.run),
   ]);
   return describeRun(found.run, decisions, scenario, viewer, 'read', finished);
@@ -946,7 +959,7 @@ async function endRunOn(db: Db, user: User, id: string): Promise<RunState> {
   if (!ended) throw conflict(await lostRaceMessage(db, run.id, RUN_MESSAGES.alreadyAnswered));
   const [decisions, scenario, finished] = await Promise.all([
     listDecisions(db, run.id),
-    loadedScenario(db, found.scenario),
+    loadedScenario(db, found.scenario, found.run),
     finishedContext(db, ended),
   ]);
   return describeRun(ended, decisions, scenario, user, 'read', finished);

@@ -75,6 +75,36 @@ describe('loading the built-in scenario library', () => {
     expect(JSON.parse(stored!.definition).name).toBe('Renamed invoice phish');
   });
 
+  it('publishes a changed file as a new version; a run started on the old one keeps playing it', async () => {
+    await load();
+    const student = await t.userWithSession('student');
+    const started = await t.request({
+      method: 'POST',
+      url: '/api/runs',
+      body: { scenarioId: 'fixture-invoice-phish' },
+      cookie: student.cookie,
+    });
+    const runId: string = started.json().run.id;
+    const firstTitle: string = started.json().run.currentStep.title;
+    const file = path.join(dir, 'invoice-phish.yaml');
+    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace(`title: ${firstTitle}`, 'title: Retitled in v2'));
+    expect((await load()).updated).toEqual(['fixture-invoice-phish']);
+
+    const versions = await t.db
+      .selectFrom('scenario_versions')
+      .select(['number', 'state', 'published_by'])
+      .where('scenario_id', '=', 'fixture-invoice-phish')
+      .orderBy('number')
+      .execute();
+    expect(versions).toEqual([
+      { number: 1, state: 'superseded', published_by: null },
+      { number: 2, state: 'published', published_by: null },
+    ]);
+    const run = await t.request({ method: 'GET', url: `/api/runs/${runId}`, cookie: student.cookie });
+    expect(run.json().run.currentStep.title).toBe(firstTitle);
+    expect((await load()).unchanged).toContain('fixture-invoice-phish');
+  });
+
   it('keeps a scenario an admin deleted deleted, even when its file changes', async () => {
     await load();
     const admin = await t.userWithSession('admin');

@@ -5,7 +5,10 @@ import { checkScenarioText, formatProblem, type ScenarioDefinition } from '@trad
 import { nowIso } from '../../clock';
 import type { Db } from '../../db/database';
 import { BUILTIN_SCENARIOS_DIR } from '../../paths';
-import { findScenarioStates, insertScenario, updateBuiltinScenario } from './scenarios.repository';
+import { isUniqueViolation } from '../../db/errors';
+import { findScenarioStates, insertScenario } from './scenarios.repository';
+import { findLatestBuiltinSource } from './versions.repository';
+import { publishDefinition } from './versions.service';
 
 export { BUILTIN_SCENARIOS_DIR };
 
@@ -36,8 +39,8 @@ interface CheckedFile {
 const consoleLogger: ScenarioLoadLogger = { warn: (details, message) => console.warn(message, details) };
 
 /**
- * Loads the built-in library into the database at start-up: inserts new scenarios, updates those whose
- * file changed, writes nothing for unchanged files, and never brings back a scenario an admin deleted.
+ * Loads the built-in library into the database at start-up: inserts new scenarios (as version 1, published),
+ * publishes a changed file as a new version, writes nothing for unchanged files, and never brings back a scenario an admin deleted.
  * A broken file is logged with its problems and skipped; start-up goes on.
  */
 export async function loadBuiltinScenarios(
@@ -112,24 +115,33 @@ export async function loadBuiltinScenarios(
   const now = nowIso();
   for (const { file, scenario, contentHash } of checked) {
     const state = states.get(scenario.id);
-    const fields = {
-      name: scenario.name,
-      type: scenario.type,
-      difficulty: scenario.difficulty,
-      description: scenario.description,
-      definition: JSON.stringify(scenario),
-      step_count: scenario.steps.length,
-      content_hash: contentHash,
-      updated_at: now,
+    const publish = {
+      scenarioId: scenario.id,
+      definition: scenario,
+      sourceHash: contentHash,
+      contentHash,
+      by: null,
+      at: now,
     };
     if (!state) {
-      const inserted = await insertScenario(db, {
-        id: scenario.id,
-        ...fields,
-        origin: 'builtin',
-        source_file_id: null,
-        created_at: now,
-        deleted_at: null,
+      const inserted = await db.transaction().execute(async (trx) => {
+        const fresh = await insertScenario(trx, {
+          id: scenario.id,
+          name: scenario.name,
+          type: scenario.type,
+          difficulty: scenario.difficulty,
+          description: scenario.description,
+          definition: JSON.stringify(scenario),
+          step_count: scenario.steps.length,
+          content_hash: contentHash,
+          origin: 'builtin',
+          source_file_id: null,
+          created_at: now,
+          updated_at: now,
+          deleted_at: null,
+        });
+        if (fresh) await publishDefinition(trx, publish);
+        return fresh;
       });
       // Another server process may have inserted it a moment ago: then it is loaded all the same.
       (inserted ? result.inserted : result.unchanged).push(scenario.id);
@@ -139,11 +151,19 @@ export async function loadBuiltinScenarios(
     } else if (state.origin !== 'builtin') {
       skip(file, [`id: "${scenario.id}" belongs to an uploaded scenario; give the built-in file another id`]);
       continue;
-    } else if (state.content_hash === contentHash) {
+    } else if ((await findLatestBuiltinSource(db, scenario.id))?.source_hash === contentHash) {
+      // The file is as last loaded (an admin may have published edits since: they stay current).
       result.unchanged.push(scenario.id);
     } else {
-      await updateBuiltinScenario(db, scenario.id, fields);
-      result.updated.push(scenario.id);
+      // A changed file becomes a new published version; runs on the old one keep playing it.
+      try {
+        await db.transaction().execute((trx) => publishDefinition(trx, publish));
+        result.updated.push(scenario.id);
+      } catch (error) {
+        // Another server process published the same file a moment ago.
+        if (!isUniqueViolation(error)) throw error;
+        result.unchanged.push(scenario.id);
+      }
     }
     result.loaded += 1;
   }

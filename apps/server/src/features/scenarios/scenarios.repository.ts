@@ -16,7 +16,7 @@ export interface ScenarioListRow {
   platform_difficulty: string | null;
 }
 
-/** Every scenario trainees may play, by name, each with the platform difficulty: one query for the picker. */
+/** Every scenario trainees may play (published, not archived), by name, each with the platform difficulty: one query for the picker. */
 export async function listActiveScenarios(db: DbOrTrx): Promise<ScenarioListRow[]> {
   return db
     .selectFrom('scenarios')
@@ -33,6 +33,7 @@ export async function listActiveScenarios(db: DbOrTrx): Promise<ScenarioListRow[
       'settings.value as platform_difficulty',
     ])
     .where('scenarios.deleted_at', 'is', null)
+    .where('scenarios.current_version_id', 'is not', null)
     .orderBy('scenarios.name')
     .orderBy('scenarios.id')
     .execute();
@@ -119,13 +120,20 @@ export async function countActiveScenarios(db: DbOrTrx): Promise<number> {
     .selectFrom('scenarios')
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .where('deleted_at', 'is', null)
+    .where('current_version_id', 'is not', null)
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
 
-/** A scenario that has not been deleted. */
+/** A scenario that has not been deleted and has a published version (a draft-only one is not in the library). */
 export async function findActiveScenario(db: DbOrTrx, id: string): Promise<Scenario | undefined> {
-  return db.selectFrom('scenarios').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+  return db
+    .selectFrom('scenarios')
+    .selectAll()
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .where('current_version_id', 'is not', null)
+    .executeTakeFirst();
 }
 
 export interface ScenarioState {
@@ -153,24 +161,6 @@ export async function insertScenario(db: DbOrTrx, scenario: Insertable<Scenarios
     .onConflict((conflict) => conflict.column('id').doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
-}
-
-export type BuiltinScenarioUpdate = Pick<
-  ScenariosTable,
-  'name' | 'type' | 'difficulty' | 'description' | 'definition' | 'step_count' | 'content_hash' | 'updated_at'
->;
-
-/** Rewrites a built-in scenario whose file changed; a deleted one, or an upload with that id, is left alone. */
-export async function updateBuiltinScenario(db: DbOrTrx, id: string, update: BuiltinScenarioUpdate): Promise<boolean> {
-  const result = await db
-    .updateTable('scenarios')
-    .set(update)
-    .where('id', '=', id)
-    .where('origin', '=', 'builtin')
-    .where('deleted_at', 'is', null)
-    .where('content_hash', '!=', update.content_hash)
-    .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
 }
 
 /** Marks a scenario deleted (its runs keep pointing at it); false when it was already gone. */

@@ -5,6 +5,7 @@ import {
   formatProblem,
   hasRole,
   MAX_SCENARIO_FILE_BYTES,
+  RESERVED_SCENARIO_IDS,
   UPLOAD_MESSAGES,
   type AdminScenario,
   type ScenarioDefinition,
@@ -29,7 +30,6 @@ import { difficultyFromSetting } from '../settings/settings.service';
 import {
   findActiveScenario,
   findScenarioDefinitions,
-  findScenarioStates,
   insertScenario,
   countActiveScenarios,
   listActiveScenarios,
@@ -38,6 +38,8 @@ import {
   type PickerRunRow,
   type ScenarioListRow,
 } from './scenarios.repository';
+import { findScenarioRow } from './versions.repository';
+import { publishDefinition, uploadAsDraft } from './versions.service';
 
 const CONFIGURATOR_SCREEN = 'Scenario Configurator';
 const UPLOAD_SCREEN = 'Upload Scenario';
@@ -228,8 +230,9 @@ export interface UploadedScenarioFile {
 }
 
 /**
- * Publishes an uploaded scenario file: checks it whole, refuses an id already taken (409; no silent
- * replacement), then keeps the original file, the scenario and the audit entry in one transaction.
+ * Publishes an uploaded scenario file: checks it whole; a new id keeps the original file and publishes the scenario
+ * as version 1; an id that exists makes the file that scenario's draft (an admin then publishes it); an id of an
+ * archived scenario is refused (409). Each in one transaction with its audit entry.
  */
 export async function uploadScenario(
   db: Db,
@@ -247,17 +250,47 @@ export async function uploadScenario(
 
   const id = checked.scenario.id ?? deriveScenarioId(checked.scenario.name);
   const scenario: ScenarioDefinition = { ...checked.scenario, id };
+  const summary = {
+    id,
+    name: scenario.name,
+    type: scenario.type,
+    difficulty: scenario.difficulty,
+    description: scenario.description,
+    stepCount: scenario.steps.length,
+  };
   const idTaken = () => {
     const where = checked.scenario.id === undefined ? 'name' : 'id';
     return uploadRefused(409, [
       {
         path: where,
-        message: `a scenario with the id "${id}" already exists (or existed and was deleted); give the file another ${where}`,
+        message: `a scenario with the id "${id}" existed and was deleted; give the file another ${where}`,
       },
     ]);
   };
-  if ((await findScenarioStates(db, [id])).length > 0) throw idTaken();
+  if (RESERVED_SCENARIO_IDS.includes(id)) {
+    const where = checked.scenario.id === undefined ? 'name' : 'id';
+    throw uploadRefused(400, [
+      { path: where, message: `"${id}" is reserved by the application; give the file another ${where}` },
+    ]);
+  }
+  const existing = await findScenarioRow(db, id);
+  if (existing && existing.deleted_at !== null) throw idTaken();
+  if (existing) {
+    const at = nowIso();
+    const number = await db.transaction().execute(async (trx) => {
+      const draftNumber = await uploadAsDraft(trx, { scenario: existing, definition: scenario, admin, at });
+      await recordAudit(trx, {
+        actor: admin.email,
+        action: 'upload scenario draft',
+        details: `Uploaded ${filename} (${upload.bytes.length} bytes) as the draft (version ${draftNumber}) of "${existing.name}" (${id})`,
+        screen: UPLOAD_SCREEN,
+      });
+      return draftNumber;
+    });
+    return { filename, size: upload.bytes.length, upload_time: at, scenario: summary, draft: true, number, warnings };
+  }
 
+  const contentHash = createHash('sha256').update(upload.bytes).digest('hex');
   try {
     return await db.transaction().execute(async (trx) => {
       const stored = await saveFile(trx, {
@@ -275,13 +308,21 @@ export async function uploadScenario(
         definition: JSON.stringify(scenario),
         step_count: scenario.steps.length,
         origin: 'upload',
-        content_hash: createHash('sha256').update(upload.bytes).digest('hex'),
+        content_hash: contentHash,
         source_file_id: stored.id,
         created_at: stored.createdAt,
         updated_at: stored.createdAt,
         deleted_at: null,
       });
       if (!inserted) throw idTaken();
+      const number = await publishDefinition(trx, {
+        scenarioId: id,
+        definition: scenario,
+        sourceHash: null,
+        contentHash,
+        by: admin.id,
+        at: stored.createdAt,
+      });
       await recordAudit(trx, {
         actor: admin.email,
         action: 'upload scenario',
@@ -292,14 +333,9 @@ export async function uploadScenario(
         filename,
         size: stored.size,
         upload_time: stored.createdAt,
-        scenario: {
-          id,
-          name: scenario.name,
-          type: scenario.type,
-          difficulty: scenario.difficulty,
-          description: scenario.description,
-          stepCount: scenario.steps.length,
-        },
+        scenario: summary,
+        draft: false,
+        number,
         warnings,
       };
     });

@@ -408,20 +408,26 @@ describe('the scenario library API', () => {
       expect(Date.now() - started).toBeLessThan(2000);
     });
 
-    it('refuses an id that is taken, even by a deleted scenario (409)', async () => {
+    it("makes a file whose id exists that scenario's draft (201), and refuses the id of a deleted one (409)", async () => {
       const first = await upload(scenarioYaml('Twice uploaded'));
       expect(first.statusCode).toBe(201);
+      expect(first.json()).toMatchObject({ draft: false, number: 1 });
       const before = await counts();
-      const again = await upload(scenarioYaml('Twice uploaded'));
-      expect(again.statusCode).toBe(409);
-      expect(again.json().problems).toEqual([
-        'name: a scenario with the id "twice-uploaded" already exists (or existed and was deleted); give the file another name',
-      ]);
+      const again = await upload(
+        scenarioYaml('Twice uploaded', 'id: twice-uploaded\n').replace('Rotate', 'Rotate now'),
+      );
+      expect(again.statusCode).toBe(201);
+      expect(again.json()).toMatchObject({ draft: true, number: 2, scenario: { id: 'twice-uploaded' } });
+      const draft = await t.request({ method: 'GET', url: '/api/sim/twice-uploaded/draft', cookie: admin.cookie });
+      expect(draft.json().definition.steps[1].title).toBe('Rotate now');
+      expect(await counts()).toEqual({ ...before, audit: before.audit + 1 });
 
       await t.request({ method: 'DELETE', url: '/api/sim/delete-scenario/twice-uploaded', cookie: admin.cookie });
       const afterDelete = await upload(scenarioYaml('Another name', 'id: twice-uploaded\n'));
       expect(afterDelete.statusCode).toBe(409);
-      expect(afterDelete.json().problems[0]).toMatch(/^id: a scenario with the id "twice-uploaded" already exists/);
+      expect(afterDelete.json().problems).toEqual([
+        'id: a scenario with the id "twice-uploaded" existed and was deleted; give the file another id',
+      ]);
       expect((await counts()).files).toBe(before.files);
     });
 
