@@ -25,6 +25,7 @@ import { runsRoutes } from './features/runs/runs.routes';
 import { scenariosRoutes } from './features/scenarios/scenarios.routes';
 import { checkOnlyRoutes } from './features/scenarios/check-only.routes';
 import { versionsRoutes } from './features/scenarios/versions.routes';
+import { interopRoutes } from './features/interop/interop.routes';
 import { settingsRoutes } from './features/settings/settings.routes';
 import { usersRoutes } from './features/users/users.routes';
 import { programmesRoutes } from './features/programmes/programmes.routes';
@@ -104,6 +105,7 @@ export async function buildApp({ config, db, dialect, logger = false }: AppOptio
       await api.register(scenariosRoutes, { prefix: '/sim', db });
       await api.register(checkOnlyRoutes, { prefix: '/sim', db });
       await api.register(versionsRoutes, { prefix: '/sim', db });
+      await api.register(interopRoutes, { prefix: '/sim', db, publicOrigin: config.publicOrigin });
       await api.register(settingsRoutes, {
         prefix: '/settings',
         db,

@@ -25,3 +25,4 @@ export * from './settings/setup-checklist.schema';
 export * from './scenarios/check-only.schema';
 export * from './programmes';
 export * from './scenarios/versions.api';
+export * from './scenarios/interop.api';

@@ -1,4 +1,5 @@
 import {
+  RESERVED_SCENARIO_IDS,
   checkScenarioResponseSchema,
   checkScenarioText,
   deriveScenarioId,
@@ -52,15 +53,25 @@ async function checkScenarioFile(db: Db, filename: string, bytes: Buffer): Promi
   if (!checked.ok) return answer(checked.problems, checked.warnings, null);
   const id = checked.scenario.id ?? deriveScenarioId(checked.scenario.name);
   const problems: ScenarioProblem[] = [];
-  // The upload refuses an id already taken (409); the check says so beside the checker's findings.
-  if ((await findScenarioStates(db, [id])).length > 0) {
-    const where = checked.scenario.id === undefined ? 'name' : 'id';
+  const notes: string[] = [];
+  const where = checked.scenario.id === undefined ? 'name' : 'id';
+  // What the upload would do with the id: refuse a reserved or archived one (400, 409); make a new draft of a
+  // scenario that exists (the admin then publishes it); publish a new one.
+  const [state] = await findScenarioStates(db, [id]);
+  if (RESERVED_SCENARIO_IDS.includes(id)) {
+    problems.push({ path: where, message: `"${id}" is reserved by the application; give the file another ${where}` });
+  } else if (state?.deleted_at) {
     problems.push({
       path: where,
-      message: `a scenario with the id "${id}" already exists (or existed and was deleted); give the file another ${where}`,
+      message: `a scenario with the id "${id}" existed and was deleted; give the file another ${where}`,
     });
+  } else if (state) {
+    notes.push(
+      `the scenario "${id}" exists: an upload makes this file its draft, to publish from the editor; ` +
+        'runs in progress keep their version',
+    );
   }
-  return answer(problems, checked.warnings, {
+  return answer(problems, [...notes.map((note) => ({ path: where, message: note })), ...checked.warnings], {
     id,
     name: checked.scenario.name,
     type: checked.scenario.type,
@@ -89,7 +100,7 @@ export const checkOnlyRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
         description:
           'Runs the checks of an upload on a file sent as multipart/form-data in the field `file` (YAML or JSON) and ' +
           'answers 200 with every problem (`problems`, `issues`) and warning, and `ok` when an upload would publish ' +
-          'it (an id already taken is a problem). Nothing is stored. 400 when no file is sent; 413 as soon as it ' +
+          'it (an archived or reserved id is a problem; an existing id becomes a draft, said in `warnings`). Nothing is stored. 400 when no file is sent; 413 as soon as it ' +
           'passes 1 MB.',
         consumes: ['multipart/form-data'],
         response: { 200: checkScenarioResponseSchema, ...errorResponses(400, 413) },

@@ -118,16 +118,23 @@ describe('POST /api/sim/check-scenario', () => {
     expect(list.json().scenarios.map((scenario: { id: string }) => scenario.id)).not.toContain('good-check');
   });
 
-  it('finds an id already taken, as the upload would refuse it', async () => {
+  it('says a file with the id of a scenario becomes its draft, and refuses the id of an archived one', async () => {
     const text = scenarioYaml('taken-check');
     expect((await send('/api/sim/upload-scenario', text)).statusCode).toBe(201);
-    const response = await check(text);
-    expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({
+    const existing = (await check(text)).json();
+    expect(existing.ok).toBe(true);
+    expect(existing.warnings[0]).toBe(
+      'id: the scenario "taken-check" exists: an upload makes this file its draft, to publish from the editor; runs in progress keep their version',
+    );
+    const archived = await t.app.inject({
+      method: 'DELETE',
+      url: '/api/sim/delete-scenario/taken-check',
+      headers: { origin: ORIGIN, cookie: `${SESSION_COOKIE}=${admin.cookie}` },
+    });
+    expect(archived.statusCode).toBe(200);
+    expect((await check(text)).json()).toMatchObject({
       ok: false,
-      problems: [
-        'id: a scenario with the id "taken-check" already exists (or existed and was deleted); give the file another id',
-      ],
+      problems: ['id: a scenario with the id "taken-check" existed and was deleted; give the file another id'],
     });
   });
 
