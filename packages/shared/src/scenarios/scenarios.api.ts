@@ -38,7 +38,7 @@ export const TUTORIAL_SCENARIO_ID = 'tutorial-first-case';
 
 /** Where the signed-in user stands with a scenario (the picker's card). */
 export const scenarioProgressSchema = z.object({
-  /** Their latest run in progress: its id and the step they are at (steps answered + 1), or null. */
+  /** The unfinished run Start Simulation continues (in progress, or ended with no later run): its id and the step they are at (steps answered + 1), or null. */
   inProgress: z.object({ runId: z.string(), step: z.number().int() }).nullable(),
   /** Their best completed run: its percent and result (THE run figures), or null when none is completed. */
   best: z.object({ runId: z.string(), scorePercent: z.number().int().nullable(), result: runResultSchema }).nullable(),

@@ -110,6 +110,23 @@ describe('GET /api/sim/list for the picker', () => {
     expect(dashboard.json().recommendations[0].reason).not.toMatch(/^Start here/);
   });
 
+  it('offers an ended run to resume until a later run of the scenario starts', async () => {
+    const runId = (await list(trainee.cookie)).get(scenarioId)!.progress.inProgress!.runId;
+    const ended = await t.request({ method: 'POST', url: `/api/runs/${runId}/end`, body: {}, cookie: trainee.cookie });
+    expect(ended.statusCode).toBe(200);
+    // End Simulation keeps the run resumable: the card still says where it stopped.
+    expect((await list(trainee.cookie)).get(scenarioId)!.progress.inProgress).toEqual({ runId, step: 2 });
+    // A start continues that very run.
+    const started = await t.request({ method: 'POST', url: '/api/runs', body: { scenarioId }, cookie: trainee.cookie });
+    expect(started.json()).toMatchObject({ resumed: true, run: { id: runId } });
+    await t.request({ method: 'POST', url: `/api/runs/${runId}/end`, body: {}, cookie: trainee.cookie });
+    // A later completed run: the ended one is history, and a start would begin a new run.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const later = await completedRun(trainee.id, 1000, 4);
+    expect((await list(trainee.cookie)).get(scenarioId)!.progress.inProgress).toBeNull();
+    await t.db.deleteFrom('runs').where('id', '=', later).execute();
+  });
+
   it('gives the best completed score with its result and the number of completed runs', async () => {
     await completedRun(trainee.id, 2000, 4); // 50 %
     const best = await completedRun(trainee.id, 3500, 4); // 88 %

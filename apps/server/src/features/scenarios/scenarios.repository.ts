@@ -66,11 +66,13 @@ export interface PickerRunRow {
   answered_visits: number;
   /** How many of the user's runs of this scenario have this status. */
   runs_with_status: number;
+  /** When the user's latest run of this scenario started, whatever its status. */
+  latest_started_at: string;
 }
 
 /**
  * For one user, in one query whatever the size of their history: per scenario and status, the run the picker
- * shows (completed: the best percent, then the latest; in progress and ended: the latest) and how many runs
+ * shows (completed: the best percent, then the latest started; in progress and ended: the latest started) and how many runs
  * have that status. The ratio orders runs only: the percent itself is computed from the row (runFigures).
  */
 export async function listPickerRuns(db: DbOrTrx, userId: string): Promise<PickerRunRow[]> {
@@ -88,10 +90,13 @@ export async function listPickerRuns(db: DbOrTrx, userId: string): Promise<Picke
       'started_at',
       'finished_at',
       'visit_submitted',
-      sql<number>`row_number() over (partition by scenario_id, status order by case when status = 'completed' and percent_base > 0 then score_thousandths * 1.0 / percent_base else 0 end desc, updated_at desc, id desc)`.as(
+      sql<number>`row_number() over (partition by scenario_id, status order by case when status = 'completed' and percent_base > 0 then score_thousandths * 1.0 / percent_base else 0 end desc, started_at desc, id desc)`.as(
         'rank',
       ),
       sql<number>`count(*) over (partition by scenario_id, status)`.as('runs_with_status'),
+      // The run a start would continue is the latest started (runs.service, startRunOn): an ended run is
+      // resumable when no later run of the scenario exists.
+      sql<string>`max(started_at) over (partition by scenario_id)`.as('latest_started_at'),
     ])
     .where('user_id', '=', userId);
   const rows = await db

@@ -83,7 +83,10 @@ function progressByScenario(runs: readonly PickerRunRow[]): Map<string, Scenario
     return known;
   };
   for (const run of runs) {
-    if (run.status === 'in_progress') {
+    // A run in progress, or an ended run with no later run: Start Simulation continues it (resumable).
+    const resumable =
+      run.status === 'in_progress' || (run.status === 'ended' && run.started_at === run.latest_started_at);
+    if (resumable) {
       entry(run.scenario_id).inProgress = { runId: run.id, step: run.answered_visits - run.visit_submitted + 1 };
     } else if (run.status === 'completed') {
       const figures = runFigures(run);

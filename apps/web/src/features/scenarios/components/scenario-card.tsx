@@ -73,7 +73,8 @@ function ResumeActions({ scenario, runId }: { scenario: ScenarioListItem; runId:
     <Stack gap={6}>
       <Button
         component={Link}
-        to={paths.simulation(scenario.id, { simId: runId })}
+        // `resume` also puts an ended run (End Simulation) back in progress where it stopped.
+        to={paths.simulation(scenario.id, { simId: runId, resume: true })}
         leftSection={<IconPlayerTrackNext size={16} aria-hidden />}
         aria-label={`Resume Simulation: ${scenario.name}`}
         fullWidth
