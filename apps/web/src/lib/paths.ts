@@ -28,4 +28,6 @@ export const paths = {
   settings: '/settings',
   help: '/help',
   contact: '/contact',
+  newScenario: '/admin/scenarios/new',
+  editScenario: (scenarioId: string) => `/admin/scenarios/${encodeURIComponent(scenarioId)}/edit`,
 } as const;
