@@ -10,7 +10,7 @@ import { IconEye, IconEyeOff } from '@tabler/icons-react';
 import { useState } from 'react';
 import { ArtifactCard } from '../../../ui/player/artifacts/artifact-card';
 import { moveItem, removeAt, replaceAt } from '../lib/draft';
-import { AddButton, ItemControls, ListProblem, useField } from './form-bits';
+import { AddButton, ItemControls, ListProblem, Pair, useField } from './form-bits';
 
 const ARTIFACT_KIND_LABELS: Record<(typeof ARTIFACT_KINDS)[number], string> = {
   report: 'Report',
@@ -79,7 +79,7 @@ function ArtifactFields({
           </Title>
           <ItemControls index={index} count={count} noun="artifact" onMove={onMove} onRemove={onRemove} />
         </Group>
-        <Group grow align="flex-start">
+        <Pair>
           <Select
             label="Kind"
             data={ARTIFACT_KINDS.map((value) => ({ value, label: ARTIFACT_KIND_LABELS[value] }))}
@@ -94,8 +94,8 @@ function ArtifactFields({
             onChange={(e) => set({ title: e.currentTarget.value })}
             {...title}
           />
-        </Group>
-        <Group grow align="flex-start">
+        </Pair>
+        <Pair>
           <TextInput
             label="Source"
             value={artifact.source ?? ''}
@@ -108,8 +108,8 @@ function ArtifactFields({
             onChange={(e) => set({ date: e.currentTarget.value })}
             {...date}
           />
-        </Group>
-        <Group grow align="flex-start">
+        </Pair>
+        <Pair>
           <Select
             label="TLP"
             placeholder="None"
@@ -126,7 +126,7 @@ function ArtifactFields({
             onChange={(e) => set({ admiralty: e.currentTarget.value.toUpperCase() || undefined })}
             {...admiralty}
           />
-        </Group>
+        </Pair>
         <Textarea
           label="Content"
           description="Shown as written: line breaks and spacing are kept."

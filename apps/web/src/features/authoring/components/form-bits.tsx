@@ -1,6 +1,6 @@
-import { ActionIcon, Button, Group, Text } from '@mantine/core';
+import { ActionIcon, Button, Group, SimpleGrid, Text } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconPlus, IconTrash } from '@tabler/icons-react';
-import { createContext, useContext } from 'react';
+import { createContext, useContext, type ReactNode } from 'react';
 import { fieldError } from '../lib/problems';
 
 /** The problems of the form being drawn, by field path (`options[1].text`). */
@@ -97,3 +97,12 @@ export function AddButton({ label, onClick, disabled }: { label: string; onClick
 /** A NumberInput's value as the file holds it: a number, or absent when the field is cleared. */
 export const numberOrUndefined = (value: number | string): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+
+/** Two fields side by side, one above the other on a phone. */
+export function Pair({ children }: { children: ReactNode }) {
+  return (
+    <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm" verticalSpacing="xs">
+      {children}
+    </SimpleGrid>
+  );
+}

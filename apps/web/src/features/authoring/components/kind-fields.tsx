@@ -41,7 +41,7 @@ import {
   type DraftOption,
   type DraftStep,
 } from '../lib/draft';
-import { AddButton, ItemControls, ListProblem, numberOrUndefined, useField } from './form-bits';
+import { AddButton, ItemControls, ListProblem, Pair, numberOrUndefined, useField } from './form-bits';
 
 export type StepPatch = (patch: Partial<DraftStep>) => void;
 
@@ -137,7 +137,7 @@ function OptionRow({
           {...text}
         />
         {step.kind === 'choice' && (
-          <Group grow align="flex-start">
+          <Pair>
             <Select
               label="Leads to"
               data={nextStepData(steps, option.next_step, true)}
@@ -158,7 +158,7 @@ function OptionRow({
               onChange={(value) => onChange({ ...option, credit: numberOrUndefined(value) })}
               {...credit}
             />
-          </Group>
+          </Pair>
         )}
         <TextInput
           label="Feedback"
@@ -305,7 +305,7 @@ export function GradeSourceFields({ step, onEdit }: { step: DraftStep; onEdit: S
         onChange={(value) => value !== null && onEdit({ artifact: Number(value) })}
         {...artifact}
       />
-      <Group grow align="flex-start">
+      <Pair>
         <Select
           label="Reliability (key)"
           data={RELIABILITY_GRADES.map((grade) => ({ value: grade, label: `${grade}: ${RELIABILITY_LABELS[grade]}` }))}
@@ -325,7 +325,7 @@ export function GradeSourceFields({ step, onEdit }: { step: DraftStep; onEdit: S
           onChange={(value) => value && onEdit({ credibility: Number(value) })}
           {...credibility}
         />
-      </Group>
+      </Pair>
     </Stack>
   );
 }
@@ -353,7 +353,7 @@ function ExtractFieldRow({ step, index, onEdit }: { step: DraftStep; index: numb
             onRemove={(i) => onEdit({ fields: removeAt(fields, i) })}
           />
         </Group>
-        <Group grow align="flex-start">
+        <Pair>
           <TextInput
             label="Label"
             value={field.label}
@@ -368,7 +368,7 @@ function ExtractFieldRow({ step, index, onEdit }: { step: DraftStep; index: numb
             onChange={(value) => value && set({ type: value as ExtractFieldType })}
             {...type}
           />
-        </Group>
+        </Pair>
         <TagsInput
           label="Accepted values"
           description="Press Enter after each; answers are refanged and normalised before comparing"
@@ -536,7 +536,7 @@ export function WriteFields({ step, onEdit }: { step: DraftStep; onEdit: StepPat
         onChange={(e) => onEdit({ prompt: e.currentTarget.value })}
         {...prompt}
       />
-      <Group grow align="flex-start">
+      <Pair>
         <NumberInput
           label="Word limit"
           min={10}
@@ -556,7 +556,7 @@ export function WriteFields({ step, onEdit }: { step: DraftStep; onEdit: StepPat
           onChange={(value) => onEdit({ auto_weight: numberOrUndefined(value) })}
           {...autoWeight}
         />
-      </Group>
+      </Pair>
       <Group gap="lg">
         <Switch
           label="Must start with a TLP marking"
@@ -669,7 +669,7 @@ export function FlowFields({
         data-field="below"
       />
       {step.below && (
-        <Group grow align="flex-start">
+        <Pair>
           <NumberInput
             label="Below this credit"
             min={0}
@@ -691,7 +691,7 @@ export function FlowFields({
             onChange={(value) => step.below && value && onEdit({ below: { ...step.below, next_step: value } })}
             {...belowNext}
           />
-        </Group>
+        </Pair>
       )}
     </Stack>
   );

@@ -3,7 +3,7 @@ import { Autocomplete, Group, NumberInput, Select, Stack, Text, TextInput, Texta
 import { memo } from 'react';
 import type { DraftScenario } from '../lib/draft';
 import { removeAt, replaceAt } from '../lib/draft';
-import { AddButton, ItemControls, ListProblem, numberOrUndefined, ProblemsContext, useField } from './form-bits';
+import { AddButton, ItemControls, ListProblem, Pair, numberOrUndefined, ProblemsContext, useField } from './form-bits';
 
 const DIFFICULTIES = [
   { value: '1', label: '1 · Novice' },
@@ -31,7 +31,7 @@ function Fields({
   const sources = draft.sources ?? [];
   return (
     <Stack gap="xs">
-      <Group grow align="flex-start">
+      <Pair>
         <TextInput
           label="Scenario id"
           description={idLocked ? 'Fixed once the scenario exists' : 'a-z, 0-9 and -; empty: made from the name'}
@@ -48,8 +48,8 @@ function Fields({
           onChange={(e) => onChange({ name: e.currentTarget.value })}
           {...name}
         />
-      </Group>
-      <Group grow align="flex-start">
+      </Pair>
+      <Pair>
         <Autocomplete
           label="Type"
           description="One of the six is drawn in its colour; any other is grey"
@@ -66,7 +66,7 @@ function Fields({
           onChange={(value) => value && onChange({ difficulty: Number(value) })}
           {...difficulty}
         />
-      </Group>
+      </Pair>
       <Textarea
         label="Description"
         description="The summary on the scenario card (at most 400 characters)"

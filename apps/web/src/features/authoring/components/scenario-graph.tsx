@@ -19,7 +19,7 @@ import {
   type Node,
   type NodeProps,
 } from '@xyflow/react';
-import { memo, useEffect, useMemo } from 'react';
+import { memo, useEffect, useMemo, useRef } from 'react';
 import type { DraftStep } from '../lib/draft';
 import {
   buildGraph,
@@ -37,7 +37,22 @@ import { KIND_COLORS } from './step-kind-look';
 
 type StepNode = Node<StepNodeData & { selected: boolean }, 'step'>;
 type FinishNode = Node<Record<string, never>, 'finish'>;
-type FlowEdge = Edge<GraphEdgeSpec, 'way'>;
+type EdgeRoute = { points: { x: number; y: number }[]; label: { x: number; y: number } | null };
+type FlowEdge = Edge<GraphEdgeSpec & { route: EdgeRoute | null }, 'way'>;
+
+/** A smooth path through dagre's bend points (so edges go round nodes, not through them). */
+function routedPath(points: { x: number; y: number }[]): string {
+  const [first, ...rest] = points;
+  if (!first) return '';
+  let path = `M ${first.x} ${first.y}`;
+  for (let i = 0; i < rest.length - 1; i++) {
+    const bend = rest[i]!;
+    const after = rest[i + 1]!;
+    path += ` Q ${bend.x} ${bend.y} ${(bend.x + after.x) / 2} ${(bend.y + after.y) / 2}`;
+  }
+  const last = rest.at(-1);
+  return last ? `${path} L ${last.x} ${last.y}` : path;
+}
 
 const StepNodeView = memo(function StepNodeView({ data }: NodeProps<StepNode>) {
   const color = KIND_COLORS[data.kind];
@@ -55,7 +70,7 @@ const StepNodeView = memo(function StepNodeView({ data }: NodeProps<StepNode>) {
     >
       <Handle type="target" position={Position.Top} className={classes.handle} />
       <Group gap={6} wrap="nowrap" justify="space-between">
-        <Text size="xs" fw={700} className={classes.kind} c={`${color}.light-color`} truncate>
+        <Text size="xs" fw={700} className={classes.kind} truncate>
           {STEP_KIND_LABELS[data.kind]}
           {data.scored ? '' : ' · not scored'}
         </Text>
@@ -114,8 +129,15 @@ function WayEdge({
     path = `M ${sourceX} ${sourceY} C ${sourceX + out} ${sourceY + 60}, ${targetX + out} ${targetY - 60}, ${targetX} ${targetY}`;
     labelX = sourceX + out * 0.8;
     labelY = (sourceY + targetY) / 2;
+  } else if (data?.route && data.route.points.length > 2) {
+    path = routedPath([{ x: sourceX, y: sourceY }, ...data.route.points.slice(1, -1), { x: targetX, y: targetY }]);
+    [, labelX, labelY] = getBezierPath({ sourceX, sourceY, sourcePosition, targetX, targetY, targetPosition });
   } else {
     [path, labelX, labelY] = getBezierPath({ sourceX, sourceY, sourcePosition, targetX, targetY, targetPosition });
+  }
+  if (!loop && data?.route?.label) {
+    labelX = data.route.label.x;
+    labelY = data.route.label.y;
   }
   const role = data?.role ?? 'next';
   return (
@@ -167,7 +189,8 @@ function GraphView({ steps, problemCounts, selectedIndex, onSelect, onConnect }:
   const key = structureKey(graph);
   // The layout follows the structure only: typing a title or a field never moves a node.
   // eslint-disable-next-line react-hooks/exhaustive-deps
-  const positions = useMemo(() => layoutGraph(graph), [key]);
+  const laid = useMemo(() => layoutGraph(graph), [key]);
+  const positions = laid.nodes;
 
   const nodes = useMemo<(StepNode | FinishNode)[]>(() => {
     const stepNodes: StepNode[] = graph.nodes.map((node) => {
@@ -208,12 +231,12 @@ function GraphView({ steps, problemCounts, selectedIndex, onSelect, onConnect }:
         source: edge.source,
         target: edge.target,
         type: 'way',
-        data: edge,
+        data: { ...edge, route: laid.edges.get(edge.id) ?? null },
         markerEnd: { type: 'arrowclosed' as const, width: 16, height: 16 },
         focusable: false,
         selectable: false,
       })),
-    [graph.edges],
+    [graph.edges, laid],
   );
 
   return (
@@ -249,42 +272,55 @@ function GraphView({ steps, problemCounts, selectedIndex, onSelect, onConnect }:
     >
       <Controls showInteractive={false} aria-label="Zoom" />
       <MiniMap pannable zoomable ariaLabel="Overview of the graph" className={classes.minimap} />
-      <FitOnStructure structure={key} />
-      <FocusSelected index={selectedIndex} positions={positions} />
+      <FollowSelection structure={key} index={selectedIndex} edges={graph.edges} />
     </ReactFlow>
   );
 }
 
-/** Fits the view again when steps are added, removed or rewired. */
-function FitOnStructure({ structure }: { structure: string }) {
-  const flow = useReactFlow();
-  useEffect(() => {
-    const frame = requestAnimationFrame(() => void flow.fitView({ padding: 0.15, maxZoom: 1 }));
-    return () => cancelAnimationFrame(frame);
-  }, [structure, flow]);
-  return null;
-}
-
-/** Brings the selected step into view when it is chosen outside the graph (the list, a problem). */
-function FocusSelected({
+/**
+ * Keeps the selected step in view at a readable zoom: after a change of structure the view fits the selected
+ * step and its neighbours; a new selection pans to it. "Fit view" in the controls shows the whole graph.
+ */
+function FollowSelection({
+  structure,
   index,
-  positions,
+  edges,
 }: {
+  structure: string;
   index: number | null;
-  positions: Map<string, { x: number; y: number }>;
+  edges: readonly GraphEdgeSpec[];
 }) {
   const flow = useReactFlow();
+  const latest = useRef({ index, edges });
+  useEffect(() => {
+    latest.current = { index, edges };
+  });
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => {
+      const { index: selected, edges: current } = latest.current;
+      if (selected === null) {
+        void flow.fitView({ padding: 0.15, maxZoom: 1 });
+        return;
+      }
+      const id = stepNodeId(selected);
+      const around = new Set([id]);
+      for (const edge of current) {
+        if (edge.source === id) around.add(edge.target);
+        if (edge.target === id) around.add(edge.source);
+      }
+      void flow.fitView({ nodes: [...around].map((node) => ({ id: node })), padding: 0.2, minZoom: 0.5, maxZoom: 1 });
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [structure, flow]);
   useEffect(() => {
     if (index === null) return;
-    const position = positions.get(stepNodeId(index));
-    if (!position) return;
-    void flow.setCenter(position.x + NODE_WIDTH / 2, position.y + NODE_HEIGHT / 2, {
-      zoom: Math.max(flow.getZoom(), 0.6),
+    const node = flow.getNode(stepNodeId(index));
+    if (!node) return;
+    void flow.setCenter(node.position.x + NODE_WIDTH / 2, node.position.y + NODE_HEIGHT / 2, {
+      zoom: Math.max(flow.getZoom(), 0.5),
       duration: 200,
     });
-    // Only a new selection pans the view; a relayout fits the whole graph instead.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [index]);
+  }, [index, flow]);
   return null;
 }
 

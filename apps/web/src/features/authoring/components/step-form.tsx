@@ -7,11 +7,11 @@ import {
   type Skill,
   type StepKind,
 } from '@tradecraft/shared';
-import { Divider, Group, NumberInput, Select, Stack, Switch, TextInput, Textarea, Title } from '@mantine/core';
+import { Divider, NumberInput, Select, Stack, Switch, TextInput, Textarea, Title } from '@mantine/core';
 import { memo } from 'react';
 import { changeKind, type DraftStep } from '../lib/draft';
 import { ArtifactsEditor } from './artifacts-editor';
-import { numberOrUndefined, ProblemsContext, useField } from './form-bits';
+import { numberOrUndefined, Pair, ProblemsContext, useField } from './form-bits';
 import {
   AchFields,
   EstimateFields,
@@ -54,7 +54,7 @@ function CommonFields({ step, onEdit }: { step: DraftStep; onEdit: StepPatch }) 
   const skill = useField('skill');
   return (
     <Stack gap="xs">
-      <Group grow align="flex-start">
+      <Pair>
         <Select
           label="Kind"
           data={STEP_KINDS.map((value) => ({ value, label: `${STEP_KIND_LABELS[value]} (${value})` }))}
@@ -71,7 +71,7 @@ function CommonFields({ step, onEdit }: { step: DraftStep; onEdit: StepPatch }) 
           ff="monospace"
           {...id}
         />
-      </Group>
+      </Pair>
       <TextInput
         label="Title"
         value={step.title}
@@ -89,7 +89,7 @@ function CommonFields({ step, onEdit }: { step: DraftStep; onEdit: StepPatch }) 
         {...description}
       />
       <TechniquePicker value={step.mitre_attack} onChange={(value) => onEdit({ mitre_attack: value })} />
-      <Group grow align="flex-start">
+      <Pair>
         <Select
           label="Skill trained"
           data={SKILLS.map((value) => ({ value, label: SKILL_LABELS[value] }))}
@@ -107,8 +107,8 @@ function CommonFields({ step, onEdit }: { step: DraftStep; onEdit: StepPatch }) 
           onChange={(e) => onEdit({ scored: e.currentTarget.checked ? undefined : false })}
           data-field="scored"
         />
-      </Group>
-      <Group grow align="flex-start">
+      </Pair>
+      <Pair>
         <Textarea
           label="Hint"
           autosize
@@ -128,7 +128,7 @@ function CommonFields({ step, onEdit }: { step: DraftStep; onEdit: StepPatch }) 
           onChange={(value) => onEdit({ hint_cost: numberOrUndefined(value) })}
           {...hintCost}
         />
-      </Group>
+      </Pair>
       <Textarea
         label="Feedback"
         description="The explanation shown after the first answer"

@@ -145,7 +145,10 @@ export function buildGraph(steps: readonly DraftStep[], problemCounts: ReadonlyM
  */
 export function structureKey(graph: StepGraph): string {
   return `${graph.nodes.length}|${graph.edges
-    .map((edge) => `${edge.source}>${edge.target}${edge.role === 'below' ? '~' : ''}${edge.best ? '*' : ''}`)
+    .map(
+      (edge) =>
+        `${edge.source}>${edge.target}${edge.role === 'below' ? '~' : ''}${edge.best ? '*' : ''}${edge.labels.length}`,
+    )
     .join(',')}`;
 }
 
@@ -154,24 +157,57 @@ export interface Position {
   y: number;
 }
 
+export interface GraphLayout {
+  /** Each node's top-left corner. */
+  nodes: Map<string, Position>;
+  /** Each edge's route (dagre's bend points) and where its label sits (room for it is made in the layout). */
+  edges: Map<string, { points: Position[]; label: Position | null }>;
+}
+
+export const LABEL_WIDTH = 190;
+const LABEL_LINE_HEIGHT = 15;
+
 /** Top-to-bottom layout (dagre); the best path weighs more, so it runs straight and branches sit beside it. */
-export function layoutGraph(graph: StepGraph): Map<string, Position> {
-  const g = new Graph();
-  g.setGraph({ rankdir: 'TB', nodesep: 50, ranksep: 70, marginx: 20, marginy: 20 });
+export function layoutGraph(graph: StepGraph): GraphLayout {
+  const g = new Graph({ multigraph: true });
+  g.setGraph({ rankdir: 'TB', nodesep: 40, ranksep: 50, edgesep: 20, marginx: 20, marginy: 20 });
   g.setDefaultEdgeLabel(() => ({}));
   for (const node of graph.nodes) g.setNode(stepNodeId(node.index), { width: NODE_WIDTH, height: NODE_HEIGHT });
   const hasFinish = graph.edges.some((edge) => edge.target === FINISH_NODE);
   if (hasFinish) g.setNode(FINISH_NODE, { width: 120, height: 40 });
   for (const edge of graph.edges) {
     if (edge.source === edge.target) continue;
-    g.setEdge(edge.source, edge.target, { weight: edge.best ? 8 : 1, minlen: 1 });
+    const labelled = edge.labels.length > 0;
+    g.setEdge(
+      edge.source,
+      edge.target,
+      {
+        weight: edge.best ? 8 : 1,
+        minlen: 1,
+        ...(labelled
+          ? { width: LABEL_WIDTH, height: edge.labels.length * LABEL_LINE_HEIGHT + 8, labelpos: 'c' as const }
+          : {}),
+      },
+      edge.id,
+    );
   }
   layout(g);
-  const positions = new Map<string, Position>();
+  const nodes = new Map<string, Position>();
   for (const id of g.nodes()) {
     const node = g.node(id);
     // dagre gives centres; xyflow places nodes by their top-left corner.
-    positions.set(id, { x: node.x - node.width / 2, y: node.y - node.height / 2 });
+    nodes.set(id, { x: node.x - node.width / 2, y: node.y - node.height / 2 });
   }
-  return positions;
+  const edges = new Map<string, { points: Position[]; label: Position | null }>();
+  for (const edge of graph.edges) {
+    if (edge.source === edge.target) continue;
+    const laid = g.edge(edge.source, edge.target, edge.id) as
+      { points?: Position[]; x?: number; y?: number } | undefined;
+    if (!laid) continue;
+    edges.set(edge.id, {
+      points: (laid.points ?? []).map((point) => ({ x: point.x, y: point.y })),
+      label: edge.labels.length > 0 && laid.x !== undefined && laid.y !== undefined ? { x: laid.x, y: laid.y } : null,
+    });
+  }
+  return { nodes, edges };
 }
