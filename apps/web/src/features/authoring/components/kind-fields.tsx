@@ -41,6 +41,7 @@ import {
   type DraftOption,
   type DraftStep,
 } from '../lib/draft';
+import { useId } from 'react';
 import { AddButton, ItemControls, ListProblem, Pair, numberOrUndefined, useField } from './form-bits';
 
 export type StepPatch = (patch: Partial<DraftStep>) => void;
@@ -230,6 +231,7 @@ export function EstimateFields({ step, onEdit }: { step: DraftStep; onEdit: Step
   const statement = useField('statement');
   const accept = useField('accept');
   const outcome = useField('outcome');
+  const outcomeLabel = useId();
   return (
     <Stack gap="xs">
       <Textarea
@@ -248,6 +250,7 @@ export function EstimateFields({ step, onEdit }: { step: DraftStep; onEdit: Step
       />
       <MultiSelect
         label="Defensible terms (full credit)"
+        searchable
         data={ESTIMATE_TERMS.map((term) => ({
           value: term,
           label: `${ESTIMATE_TERM_INFO[term].label} (${ESTIMATE_TERM_INFO[term].range})`,
@@ -259,11 +262,11 @@ export function EstimateFields({ step, onEdit }: { step: DraftStep; onEdit: Step
         {...accept}
       />
       <Stack gap={4}>
-        <Text size="sm" fw={500} id="estimate-outcome-label">
+        <Text size="sm" fw={500} id={outcomeLabel}>
           What happened: the statement turned out
         </Text>
         <SegmentedControl
-          aria-labelledby="estimate-outcome-label"
+          aria-labelledby={outcomeLabel}
           data={[
             { value: 'true', label: 'True' },
             { value: 'false', label: 'False' },

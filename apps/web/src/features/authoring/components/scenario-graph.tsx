@@ -258,9 +258,13 @@ function GraphView({ steps, problemCounts, selectedIndex, onSelect, onConnect }:
         const index = indexOfNode(node.id);
         if (index !== null) onSelect(index);
       }}
-      onSelectionChange={({ nodes: selected }) => {
-        const index = indexOfNode(selected[0]?.id);
-        if (index !== null && index !== selectedIndex) onSelect(index);
+      // Selection is the editor's: a node picked by mouse or keyboard (Enter) is reported, never echoed back.
+      onNodesChange={(changes) => {
+        for (const change of changes) {
+          if (change.type !== 'select' || !change.selected) continue;
+          const index = indexOfNode(change.id);
+          if (index !== null && index !== selectedIndex) onSelect(index);
+        }
       }}
       onConnect={(connection: Connection) => {
         const source = indexOfNode(connection.source);
