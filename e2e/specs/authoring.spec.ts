@@ -74,7 +74,7 @@ async function buildBranchingScenario(page: Page, name: string, { titleOdds = tr
   await page.keyboard.press('Escape');
 
   // The wrong decision branches straight to the estimate.
-  await pick(page, page, 'Step', /^1\. triage/);
+  await pick(page, page, /^Step$/, /^1\. triage/);
   await pick(option(page, 1), page, 'Leads to', /^odds/);
 }
 
@@ -94,7 +94,7 @@ test('an author builds a branching scenario of three kinds, fixes the problem th
   await expect(problems(page).getByRole('button')).toHaveText(['Step 3 (odds) · title must not be empty']);
   await expect(page.getByRole('button', { name: 'Publish' })).toBeDisabled();
   await expectAccessible(page);
-  await pick(page, page, 'Step', /^2\. who/);
+  await pick(page, page, /^Step$/, /^2\. who/);
   await problems(page)
     .getByRole('button', { name: /Step 3 \(odds\) · title/ })
     .click();
@@ -165,7 +165,7 @@ test('history restores an earlier version as the draft; a save over someone else
   await expect(page.getByText('Published as version 1.')).toBeVisible();
 
   // Version 2: the first step retitled.
-  await pick(page, page, 'Step', /^1\. triage/);
+  await pick(page, page, /^Step$/, /^1\. triage/);
   await page.getByLabel('Title', { exact: true }).fill('First move, again');
   await page.getByRole('button', { name: 'Publish' }).click();
   await expect(page.getByText('Published as version 2.')).toBeVisible();

@@ -82,6 +82,7 @@ function ArtifactFields({
         <Pair>
           <Select
             label="Kind"
+            aria-label={`Artifact ${index + 1} kind`}
             data={ARTIFACT_KINDS.map((value) => ({ value, label: ARTIFACT_KIND_LABELS[value] }))}
             value={artifact.kind}
             allowDeselect={false}
@@ -90,6 +91,7 @@ function ArtifactFields({
           />
           <TextInput
             label="Title"
+            aria-label={`Artifact ${index + 1} title`}
             value={artifact.title ?? ''}
             onChange={(e) => set({ title: e.currentTarget.value })}
             {...title}
@@ -98,12 +100,14 @@ function ArtifactFields({
         <Pair>
           <TextInput
             label="Source"
+            aria-label={`Artifact ${index + 1} source`}
             value={artifact.source ?? ''}
             onChange={(e) => set({ source: e.currentTarget.value })}
             {...source}
           />
           <TextInput
             label="Date"
+            aria-label={`Artifact ${index + 1} date`}
             value={artifact.date ?? ''}
             onChange={(e) => set({ date: e.currentTarget.value })}
             {...date}
@@ -112,6 +116,7 @@ function ArtifactFields({
         <Pair>
           <Select
             label="TLP"
+            aria-label={`Artifact ${index + 1} TLP`}
             placeholder="None"
             clearable
             data={[...TLP_LABELS]}
@@ -121,6 +126,7 @@ function ArtifactFields({
           />
           <TextInput
             label="Admiralty grade"
+            aria-label={`Artifact ${index + 1} admiralty grade`}
             placeholder="B2"
             value={artifact.admiralty ?? ''}
             onChange={(e) => set({ admiralty: e.currentTarget.value.toUpperCase() || undefined })}
@@ -129,6 +135,7 @@ function ArtifactFields({
         </Pair>
         <Textarea
           label="Content"
+          aria-label={`Artifact ${index + 1} content`}
           description="Shown as written: line breaks and spacing are kept."
           autosize
           minRows={3}
