@@ -34,6 +34,8 @@ export const ROUTE_TITLES: Record<string, string | null> = {
   '/admin/reviews/:reviewId': 'Review',
   [paths.difficulty]: 'Difficulty Adjuster',
   [paths.upload]: 'Upload Scenario',
+  [paths.newScenario]: 'New Scenario',
+  '/admin/scenarios/:scenarioId/edit': 'Scenario Editor',
   [paths.apiTokens]: 'API Tokens',
   [paths.underConstruction]: 'Under Construction',
   '/paths/:pathId': 'Learning path',

@@ -53,6 +53,11 @@ export const routes: RouteObject[] = [
           { path: paths.difficulty, ...page(() => import('../features/scenarios/pages/difficulty-page')) },
           { path: paths.apiTokens, ...page(() => import('../features/api-tokens/pages/api-tokens-page')) },
           { path: paths.upload, ...page(() => import('../features/scenarios/pages/upload-page')) },
+          { path: paths.newScenario, ...page(() => import('../features/authoring/pages/scenario-editor-page')) },
+          {
+            path: '/admin/scenarios/:scenarioId/edit',
+            ...page(() => import('../features/authoring/pages/scenario-editor-page')),
+          },
           { path: paths.underConstruction, ...page(() => import('../features/help/pages/under-construction-page')) },
           { path: paths.cohorts, ...page(() => import('../features/programmes/pages/cohorts-page')) },
           { path: '/admin/cohorts/:cohortId', ...page(() => import('../features/programmes/pages/cohort-page')) },

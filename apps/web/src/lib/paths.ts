@@ -44,4 +44,6 @@ export const paths = {
   itemAnalysis: '/admin/item-analysis',
   learningPath: (pathId: string) => `/paths/${encodeURIComponent(pathId)}`,
   verify: (code: string) => `/verify/${encodeURIComponent(code)}`,
+  newScenario: '/admin/scenarios/new',
+  editScenario: (scenarioId: string) => `/admin/scenarios/${encodeURIComponent(scenarioId)}/edit`,
 } as const;

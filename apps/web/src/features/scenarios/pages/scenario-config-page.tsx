@@ -11,7 +11,15 @@ import {
   UnstyledButton,
   VisuallyHidden,
 } from '@mantine/core';
-import { IconChevronDown, IconChevronUp, IconEye, IconSelector, IconTrash } from '@tabler/icons-react';
+import {
+  IconChevronDown,
+  IconChevronUp,
+  IconEye,
+  IconPencil,
+  IconPlus,
+  IconSelector,
+  IconTrash,
+} from '@tabler/icons-react';
 import { useMemo, useState } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../../lib/paths';
@@ -61,12 +69,17 @@ export default function ScenarioConfigPage() {
 
   return (
     <Stack gap="lg">
-      <div>
-        <Title order={1}>Scenario Configurator</Title>
-        <Text c="dimmed">
-          Review every published scenario, preview its steps and branches, and remove the ones you retire.
-        </Text>
-      </div>
+      <Group justify="space-between" align="flex-start">
+        <div>
+          <Title order={1}>Scenario Configurator</Title>
+          <Text c="dimmed">
+            Review every published scenario, preview its steps and branches, and remove the ones you retire.
+          </Text>
+        </div>
+        <Button component={Link} to={paths.newScenario} leftSection={<IconPlus size={16} aria-hidden />}>
+          New scenario
+        </Button>
+      </Group>
 
       {scenarios.isPending ? (
         <Stack aria-busy="true" aria-label="Loading scenarios" gap="xs">
@@ -147,6 +160,16 @@ export default function ScenarioConfigPage() {
                           onClick={() => setPreviewId(scenario.id)}
                         >
                           Preview
+                        </Button>
+                        <Button
+                          size="xs"
+                          variant="light"
+                          component={Link}
+                          to={paths.editScenario(scenario.id)}
+                          leftSection={<IconPencil size={14} aria-hidden />}
+                          aria-label={`Edit ${scenario.name}`}
+                        >
+                          Edit
                         </Button>
                         <Button
                           size="xs"

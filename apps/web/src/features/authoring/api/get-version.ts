@@ -1,0 +1,11 @@
+import { api } from '../../../lib/api-client';
+import type { ScenarioVersion } from './types';
+import { scenarioPath } from './versions-keys';
+
+/** One version, its definition and what the checker says of it. */
+export const getVersion = (scenarioId: string, number: number) =>
+  api.get<ScenarioVersion>(`${scenarioPath(scenarioId)}/versions/${number}`);
+
+/** The YAML file of one version (a download link, not a fetch). */
+export const versionExportUrl = (scenarioId: string, number: number) =>
+  `${scenarioPath(scenarioId)}/versions/${number}/export`;
