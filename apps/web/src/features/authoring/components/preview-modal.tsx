@@ -16,6 +16,7 @@ import {
   IconRotateClockwise,
 } from '@tabler/icons-react';
 import { useMemo, useRef, useState } from 'react';
+import { stepCounterText } from '../../../ui/player/step-counter';
 import { StepControl } from '../../../ui/player/controls/step-control';
 import type { AnswerFields } from '../../../ui/player/controls/control-props';
 import { HintButton } from '../../../ui/player/hint-button';
@@ -51,6 +52,8 @@ function PreviewPlayer({ definition, startId }: { definition: ScenarioDefinition
   });
   const [score, setScore] = useState({ earned: 0, scored: 0 });
   const [finished, setFinished] = useState(false);
+  // Counted along the path played, as the player counts it (never the step's place in the file).
+  const [played, setPlayed] = useState(1);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const step = definition.steps.find((candidate) => candidate.id === visit.stepId);
 
@@ -91,14 +94,17 @@ function PreviewPlayer({ definition, startId }: { definition: ScenarioDefinition
     if (!next) return;
     if (next.kind === 'finish') setFinished(true);
     else if (next.kind === 'retry') setVisit({ ...visit, firstSubmission: false, answer: null, refusal: null });
-    else setVisit({ stepId: next.stepId, firstSubmission: true, hintOpened: false, answer: null, refusal: null });
+    else {
+      setVisit({ stepId: next.stepId, firstSubmission: true, hintOpened: false, answer: null, refusal: null });
+      setPlayed((count) => count + 1);
+    }
     requestAnimationFrame(() => headingRef.current?.focus());
   };
   const result = visit.answer?.graded.result ?? null;
   const feedbackLook = result ? look(result) : null;
   return (
     <Stack gap="md">
-      <StepPanel step={playerStep} stepCount={definition.steps.length} headingRef={headingRef} />
+      <StepPanel step={playerStep} counter={stepCounterText(played, null)} headingRef={headingRef} />
       <Paper withBorder radius="md" p="md">
         <Stack gap="md">
           <Group justify="space-between">
