@@ -1,7 +1,7 @@
 import { Anchor, Badge, Button, Drawer, Group, Loader, Paper, Stack, Text } from '@mantine/core';
 import { IconDownload, IconRestore } from '@tabler/icons-react';
 import { useVersions } from '../api/get-versions';
-import { versionExportUrl } from '../api/get-version';
+import { versionExportUrl, versionStixUrl } from '../api/get-version';
 import type { VersionState, VersionSummary } from '../api/types';
 import { LoadError } from '../../../ui/load-error';
 
@@ -80,6 +80,19 @@ function VersionCard({
               Export YAML
             </Group>
           </Anchor>
+          {version.state !== 'draft' && (
+            <Anchor
+              size="sm"
+              href={versionStixUrl(scenarioId, version.number)}
+              download
+              aria-label={`Export version ${version.number} as STIX 2.1`}
+            >
+              <Group gap={4} component="span">
+                <IconDownload size={14} aria-hidden />
+                Export as STIX 2.1
+              </Group>
+            </Anchor>
+          )}
         </Group>
       </Stack>
     </Paper>

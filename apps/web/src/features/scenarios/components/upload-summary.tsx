@@ -1,6 +1,6 @@
 import type { UploadScenarioResponse } from '@tradecraft/shared';
 import { Anchor, Button, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
-import { IconCircleCheck, IconPlayerPlay } from '@tabler/icons-react';
+import { IconCircleCheck, IconPencil, IconPlayerPlay } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { paths } from '../../../lib/paths';
 import { ScenarioTypeBadge } from './scenario-type';
@@ -51,18 +51,35 @@ export function UploadSummary({ upload }: { upload: UploadScenarioResponse }) {
             </Table.Tr>
           </Table.Tbody>
         </Table>
-        <Group gap="md">
-          <Button
-            component={Link}
-            to={paths.simulation(scenario.id)}
-            leftSection={<IconPlayerPlay size={16} aria-hidden />}
-          >
-            Open the new scenario
-          </Button>
-          <Anchor component={Link} to={paths.scenarios}>
-            See it in Select a Scenario
-          </Anchor>
-        </Group>
+        {upload.draft ? (
+          <Stack gap="xs">
+            <Text size="sm">
+              A scenario with this id exists, so the file became its draft (version {upload.number}). Trainees keep
+              playing the published version, and runs in progress keep theirs, until you publish the draft.
+            </Text>
+            <Button
+              component={Link}
+              to={paths.editScenario(scenario.id)}
+              leftSection={<IconPencil size={16} aria-hidden />}
+              w="fit-content"
+            >
+              Review and publish the draft
+            </Button>
+          </Stack>
+        ) : (
+          <Group gap="md">
+            <Button
+              component={Link}
+              to={paths.simulation(scenario.id)}
+              leftSection={<IconPlayerPlay size={16} aria-hidden />}
+            >
+              Open the new scenario
+            </Button>
+            <Anchor component={Link} to={paths.scenarios}>
+              See it in Select a Scenario
+            </Anchor>
+          </Group>
+        )}
       </Stack>
     </Card>
   );

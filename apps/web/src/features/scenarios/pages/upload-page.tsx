@@ -7,6 +7,7 @@ import { useCheckScenario } from '../api/check-scenario';
 import { useUploadScenario } from '../api/upload-scenario';
 import { CheckFindings } from '../components/check-findings';
 import classes from './upload-page.module.css';
+import { StixImportCard } from '../components/stix-import-card';
 import { UploadSummary } from '../components/upload-summary';
 
 interface Failure {
@@ -230,7 +231,10 @@ export default function UploadPage() {
           </Stack>
         </Grid.Col>
         <Grid.Col span={{ base: 12, md: 5 }}>
-          <FormatNote />
+          <Stack gap="lg">
+            <FormatNote />
+            <StixImportCard />
+          </Stack>
         </Grid.Col>
       </Grid>
     </Stack>
