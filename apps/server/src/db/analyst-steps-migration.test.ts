@@ -2,7 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/helper';
-import * as analystSteps from './migrations/2026_11_23_0401_analyst_steps';
+import { migrations } from './migrations';
+
+const ANALYST_STEPS = '2026_11_23_0401_analyst_steps';
+/** The migrations after it that touch what it made (the item analysis index on run_decisions). */
+const LATER = ['2026_11_25_0301_programmes'];
 
 // Migration 2026_11_23_0401 (analyst steps): runs recorded before keep their numbers. The test steps the
 // database back before the migration, records runs the old way, and migrates again.
@@ -16,7 +20,9 @@ describe('the analyst steps migration', () => {
     const signedIn = await t.userWithSession('student');
     student = { id: signedIn.user.id, email: signedIn.user.email, cookie: signedIn.cookie };
 
-    await analystSteps.down(t.db as never);
+    // Step back as a migrator would: the later migrations that build on its columns first.
+    for (const name of [...LATER].reverse()) await migrations[name]!.down!(t.db as never);
+    await migrations[ANALYST_STEPS]!.down!(t.db as never);
     const now = new Date().toISOString();
     await sql`insert into scenarios (id, name, type, difficulty, description, definition, step_count, origin, content_hash, created_at, updated_at)
       values ('old-scenario', 'Old', 'Phishing', 2, 'x', '{"name":"Old","type":"Phishing","difficulty":2,"description":"x","steps":[]}', 4, 'upload', 'h', ${now}, ${now})`.execute(
@@ -39,7 +45,8 @@ describe('the analyst steps migration', () => {
       await sql`insert into run_decisions (run_id, seq, step_id, option_index, correct, decision, feedback, technique, time_ms, at)
         values (${runIds.passed}, ${seq}, ${`s${seq}`}, 0, ${correct}, 'x', 'y', 'T1566', 1000, ${now})`.execute(t.db);
     }
-    await analystSteps.up(t.db as never);
+    await migrations[ANALYST_STEPS]!.up(t.db as never);
+    for (const name of LATER) await migrations[name]!.up(t.db as never);
   });
   afterAll(() => t.close());
 
