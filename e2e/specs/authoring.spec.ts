@@ -199,3 +199,69 @@ test('history restores an earlier version as the draft; a save over someone else
   await refusal.getByRole('button', { name: 'Download my version' }).click();
   expect((await download).suggestedFilename()).toBe(`${id}-my-version.yaml`);
 });
+
+test('a run started on version 1 finishes on version 1 after version 2 is published mid-way', async ({ browser }) => {
+  const id = `pinned-${randomBytes(3).toString('hex')}`;
+  const definition = (closeTitle: string) => ({
+    id,
+    name: `Pinned lure ${id}`,
+    type: 'Phishing',
+    difficulty: 2,
+    description: 'A lure reaches the front desk; a run keeps the version it started on.',
+    steps: [
+      {
+        id: 'triage',
+        title: 'First move',
+        description: 'A clerk opened the attachment. What now?',
+        mitre_attack: 'T1566.001',
+        options: [{ text: 'Isolate the host now' }, { text: 'Wait a day and watch what happens' }],
+        correct_option: 0,
+      },
+      {
+        id: 'close',
+        title: closeTitle,
+        description: 'The host is clean again. What closes the case?',
+        options: [{ text: 'Write up the timeline' }, { text: 'Close it without notes' }],
+        correct_option: 0,
+      },
+    ],
+  });
+  const admin = await adminApi();
+  const publish = async (closeTitle: string, revision: number | null) => {
+    const saved = await (revision === null
+      ? admin.post('/api/sim/drafts', { data: { definition: definition(closeTitle) } })
+      : admin.put(`/api/sim/${id}/draft`, { data: { revision: null, definition: definition(closeTitle) } }));
+    expect(saved.ok()).toBe(true);
+    const draft = (await saved.json()) as { revision: number };
+    expect((await admin.post(`/api/sim/${id}/publish`, { data: { revision: draft.revision } })).ok()).toBe(true);
+  };
+  await publish('Close the case (version 1)', null);
+
+  const trainee = await seedUser();
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await signInPage(page, trainee);
+  await page.goto(`/simulation/${id}`);
+  await expect(page.getByRole('heading', { level: 2, name: 'First move' })).toBeVisible();
+  await page.getByRole('button', { name: 'Isolate the host now' }).click();
+  await expect(page.getByRole('group', { name: 'Feedback' })).toContainText('Correct!');
+
+  // Mid-run, the author publishes version 2 with the last step retitled.
+  await publish('Close the case (version 2)', 1);
+
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page.getByRole('heading', { level: 2, name: 'Close the case (version 1)' })).toBeVisible();
+  await page.getByRole('button', { name: 'Write up the timeline' }).click();
+  await expect(page.getByRole('group', { name: 'Feedback' })).toContainText('Correct!');
+  await page.getByRole('button', { name: /Finish|Next/ }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Simulation Complete!' })).toBeVisible();
+
+  // A new run plays version 2.
+  await page.goto(`/simulation/${id}`);
+  await expect(page.getByRole('heading', { level: 2, name: 'First move' })).toBeVisible();
+  await page.getByRole('button', { name: 'Isolate the host now' }).click();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page.getByRole('heading', { level: 2, name: 'Close the case (version 2)' })).toBeVisible();
+  await context.close();
+  await admin.dispose();
+});

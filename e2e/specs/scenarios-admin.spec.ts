@@ -59,6 +59,8 @@ test('uploading: no file, a broken file with every problem listed, then a good f
 });
 
 test('the configurator previews a whole scenario, and deletes one only after confirming', async ({ page }) => {
+  // A long walk with several accessibility scans of long pages (the debrief, the branch diagram).
+  test.slow();
   const tag = randomBytes(3).toString('hex');
   const keep = `Kept drill ${tag}`;
   const doomed = `Doomed drill ${tag}`;

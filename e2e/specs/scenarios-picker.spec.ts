@@ -72,7 +72,7 @@ test('a scenario in progress: the card resumes it, and Start over asks, then sta
   // Start Simulation goes on with the run in progress instead of starting a second one.
   await expect(card.getByRole('link', { name: /Start Simulation/ })).toHaveCount(0);
   const resume = card.getByRole('link', { name: `Resume Simulation: ${name}` });
-  await expect(resume).toHaveAttribute('href', `/simulation/${scenarioId}?simId=${firstRunId}`);
+  await expect(resume).toHaveAttribute('href', `/simulation/${scenarioId}?simId=${firstRunId}&resume=1`);
 
   // Start over asks first, naming the scenario and saying the old run is kept; Cancel changes nothing.
   await card.getByRole('button', { name: `Start over: ${name}` }).click();
@@ -99,6 +99,6 @@ test('a scenario in progress: the card resumes it, and Start over asks, then sta
   await page.goto(`/scenarios?q=${encodeURIComponent(name)}`);
   await expect(card.getByRole('link', { name: `Resume Simulation: ${name}` })).toHaveAttribute(
     'href',
-    `/simulation/${scenarioId}?simId=${secondRunId}`,
+    `/simulation/${scenarioId}?simId=${secondRunId}&resume=1`,
   );
 });

@@ -37,6 +37,8 @@ const feedback = (page: Page) => page.getByRole('group', { name: 'Feedback' });
 const scoreLine = (page: Page, text: string) => expect(page.getByText(text, { exact: true })).toBeVisible();
 
 test('a trainee plays a scenario to the end, with a hint, a Retry, right and wrong answers', async ({ page }) => {
+  // A long walk with several accessibility scans of long pages (the debrief, the branch diagram).
+  test.slow();
   const runId = await startAs(page, trainee);
   expect(await page.evaluate(() => JSON.parse(localStorage.getItem('simulations') ?? '[]'))).toContain(runId);
 

@@ -83,7 +83,8 @@ export function StixImportCard() {
           </Text>
           <FileInput
             label="STIX bundle"
-            placeholder="Choose a .json file"
+            placeholder="Choose a file"
+            styles={{ placeholder: { color: 'var(--mantine-color-dimmed)' } }}
             accept={STIX_FILE_ACCEPT}
             value={file}
             onChange={(chosen) => {

@@ -70,7 +70,8 @@ function FormatNote() {
             it, the next step in the file follows.
           </List.Item>
           <List.Item>
-            Without an <Code>id</Code>, one is made from the name; an id already in use is refused.
+            Without an <Code>id</Code>, one is made from the name. A file with the id of an existing scenario becomes
+            its draft, published from the editor.
           </List.Item>
         </List>
         <Anchor href="/scenario-example.yaml" download="scenario-example.yaml" size="sm" mt={4}>
