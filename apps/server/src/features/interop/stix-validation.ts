@@ -4,11 +4,13 @@
 // bundle's anyOf. docs/interoperability.md says what the import and the export do.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 
-const here = fileURLToPath(new URL('.', import.meta.url));
+import { PROJECT_ROOT } from '../../paths';
+
+// Found from the repository's root, so the compiled server (apps/server/dist) reads the same files as the sources.
+const here = join(PROJECT_ROOT, 'apps', 'server', 'src', 'features', 'interop');
 const STIX_SCHEMA_DIR = join(here, 'stix-schemas');
 const ATTACK_FLOW_SCHEMA_FILE = join(here, 'attack-flow-schema', 'attack-flow-schema-2.0.0.json');
 const STIX_SCHEMA_BASE = 'http://raw.githubusercontent.com/oasis-open/cti-stix2-json-schemas/stix2.1/schemas/';
