@@ -1,14 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import {
   bestPath,
-  DEFAULT_HINT_COST,
   gradeStep,
-  hasShownOptions,
   resolveNextStep,
   RUN_MESSAGES,
   runPercentBase,
   STEP_KINDS,
-  shownOrder,
   stepSkill,
   toThousandths,
   validateAnswer,
@@ -17,8 +14,6 @@ import {
   type HintResult,
   type NextAction,
   type NextStep,
-  type PlayerArtifact,
-  type PlayerStep,
   type RunAnswer,
   type RunDecision,
   type RunState,
@@ -34,6 +29,7 @@ import {
   type StartRunResponse,
 } from '@tradecraft/shared';
 import { techniqueKey, techniqueRef } from '@tradecraft/shared/attack';
+import { hintCostOf, playerStepOf, shownOptionOrder } from '@tradecraft/shared/player';
 import { nowIso } from '../../clock';
 import type { Db, DbOrTrx } from '../../db/database';
 import type { Run, User } from '../../db/schema';
@@ -135,121 +131,6 @@ const emptyDefinition: ScenarioDefinition = { name: '', type: '', difficulty: 1,
 
 const nextActionOf = (next: NextStep): NextAction => (next.kind === 'step' ? 'next' : next.kind);
 
-/** The order a run (or a practice attempt) shows a step's options in (identity for kinds without options). */
-function orderOf(seed: string, step: ScenarioStep): number[] {
-  return hasShownOptions(step) ? shownOrder(seed, step.id, step.options.length) : [];
-}
-
-/** The hint cost of a step: its own, else the scenario's, else the default. */
-function hintCostOf(definition: ScenarioDefinition, step: ScenarioStep): number {
-  return step.hint_cost ?? definition.hint_cost ?? DEFAULT_HINT_COST;
-}
-
-function playerArtifacts(step: ScenarioStep): PlayerArtifact[] {
-  return (step.artifacts ?? []).map((artifact, index) => ({
-    kind: artifact.kind,
-    ...(artifact.title ? { title: artifact.title } : {}),
-    ...(artifact.source ? { source: artifact.source } : {}),
-    ...(artifact.date ? { date: artifact.date } : {}),
-    content: artifact.content,
-    ...(artifact.indicators?.length
-      ? {
-          indicators: artifact.indicators.map((indicator) => ({
-            type: indicator.type,
-            value: indicator.value,
-            ...(indicator.context ? { context: indicator.context } : {}),
-          })),
-        }
-      : {}),
-    ...(artifact.tlp ? { tlp: artifact.tlp } : {}),
-    // The graded artifact of a grade-source step never shows a grade (the checker refuses one anyway).
-    ...(artifact.admiralty && !(step.kind === 'grade-source' && step.artifact === index)
-      ? { admiralty: artifact.admiralty }
-      : {}),
-  }));
-}
-
-/**
- * The step as a trainee may see it before answering: no key of any kind (correct flags, credits, accepted
- * terms, outcomes, grades, matrix marks, model answer), no next steps, no feedback, the hint only once opened,
- * and options in the run's own shuffle.
- */
-function redactStep(
-  view: { orderSeed: string; hintOpened: boolean },
-  definition: ScenarioDefinition,
-  step: ScenarioStep,
-): PlayerStep {
-  const technique = techniqueKey(step.mitre_attack);
-  const hintText = step.hint?.trim() ? step.hint : null;
-  const opened = view.hintOpened && hintText !== null;
-  const common = {
-    id: step.id,
-    position: definition.steps.findIndex((candidate) => candidate.id === step.id) + 1,
-    title: step.title,
-    description: step.description,
-    artifacts: playerArtifacts(step),
-    hint: opened ? hintText : null,
-    hintState: {
-      available: hintText !== null,
-      opened,
-      cost: hintCostOf(definition, step),
-      text: opened ? hintText : null,
-    },
-    technique: technique ? techniqueRef(technique) : null,
-    skill: stepSkill(step),
-    scored: step.scored !== false,
-  };
-  switch (step.kind) {
-    case 'choice':
-    case 'multi':
-    case 'rank':
-      return {
-        ...common,
-        kind: step.kind,
-        options: orderOf(view.orderSeed, step).map((file) => ({ text: step.options[file]?.text ?? '' })),
-      };
-    case 'estimate':
-      return {
-        ...common,
-        kind: 'estimate',
-        statement: step.statement,
-        askConfidence: step.ask_confidence === true,
-        options: [],
-      };
-    case 'grade-source':
-      return { ...common, kind: 'grade-source', artifact: step.artifact, options: [] };
-    case 'extract':
-      return {
-        ...common,
-        kind: 'extract',
-        fields: step.fields.map((field) => ({ label: field.label, type: field.type })),
-        options: [],
-      };
-    case 'ach':
-      return {
-        ...common,
-        kind: 'ach',
-        hypotheses: [...step.hypotheses],
-        evidence: step.evidence.map((row) => row.text),
-        options: [],
-      };
-    case 'write':
-      return {
-        ...common,
-        kind: 'write',
-        prompt: step.prompt,
-        maxWords: step.max_words,
-        checks: {
-          tlp: step.checks?.tlp === true,
-          estimativeLanguage: step.checks?.estimative_language === true,
-          mustMention: [...(step.checks?.must_mention ?? [])],
-        },
-        rubric: step.rubric.map((criterion) => ({ criterion: criterion.criterion, points: criterion.points })),
-        options: [],
-      };
-  }
-}
-
 /** The way on from the current, answered step, by its kind. */
 function nextFrom(
   steps: readonly ScenarioStep[],
@@ -269,7 +150,7 @@ function currentAnswer(
 ): RunAnswer | null {
   if (run.current_answered !== 1 || run.last_option_index === null) return null;
   if (step.kind === 'choice' && !step.options[run.last_option_index]) return null;
-  const order = orderOf(run.id, step);
+  const order = shownOptionOrder(run.id, step);
   let result = last && last.step_id === step.id ? parseStepResult(last.result) : null;
   let feedback = last && last.step_id === step.id ? last.feedback : '';
   if (!result) {
@@ -418,7 +299,7 @@ function describeRun(
           }),
     currentStep:
       current && scenario
-        ? redactStep({ orderSeed: run.id, hintOpened: run.hint_opened === 1 }, scenario.definition, current)
+        ? playerStepOf({ orderSeed: run.id, hintOpened: run.hint_opened === 1 }, scenario.definition, current)
         : null,
     answer: current ? currentAnswer(run, steps, current, decisions.at(-1)) : null,
     timeline: decisions.map((decision) =>
@@ -737,7 +618,7 @@ async function startPracticeOn(
   await consumeRateLimit(db, limit, user.id);
   const id = randomUUID();
   await insertPractice(db, { id, run_id: run.id, step_id: step.id, started_at: nowIso() });
-  return { id, runId: run.id, step: redactStep(practiceView(id), scenario.definition, step), answer: null };
+  return { id, runId: run.id, step: playerStepOf(practiceView(id), scenario.definition, step), answer: null };
 }
 
 /** Grades the one answer of a practice attempt as a first answer without a hint; the run's score never changes. */
@@ -761,7 +642,7 @@ async function answerPracticeOn(
   if (malformed) throw badRequest(malformed);
   const view = practiceView(practice.id);
   const graded = gradeStep(step, input, {
-    order: orderOf(view.orderSeed, step),
+    order: shownOptionOrder(view.orderSeed, step),
     hintOpened: false,
     hintCost: 0,
     firstSubmission: true,
@@ -779,7 +660,7 @@ async function answerPracticeOn(
   return {
     id: practice.id,
     runId: run.id,
-    step: redactStep(view, scenario.definition, step),
+    step: playerStepOf(view, scenario.definition, step),
     answer: {
       correct: graded.rawThousandths >= 1000,
       feedback: graded.feedback,
@@ -819,7 +700,7 @@ async function answerStepOn(db: Db, user: User, id: string, input: AnswerInput):
   const scored = step.scored !== false;
   const firstSubmission = run.visit_submitted === 0;
   const graded = gradeStep(step, input, {
-    order: orderOf(run.id, step),
+    order: shownOptionOrder(run.id, step),
     hintOpened: run.hint_opened === 1,
     hintCost: hintCostOf(definition, step),
     firstSubmission,
