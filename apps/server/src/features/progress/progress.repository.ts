@@ -107,30 +107,7 @@ export function findScenarioRow(db: DbOrTrx, id: string): Promise<Scenario | und
   return db.selectFrom('scenarios').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/**
- * The definition of the version a run played: the one it pinned, or (a run recorded without one) its scenario's
- * current version. Undefined when neither exists.
- */
-export async function findRunDefinition(
-  db: DbOrTrx,
-  run: Pick<Run, 'version_id' | 'scenario_id'>,
-): Promise<string | undefined> {
-  if (run.version_id !== null) {
-    const pinned = await db
-      .selectFrom('scenario_versions')
-      .select('definition')
-      .where('id', '=', run.version_id)
-      .executeTakeFirst();
-    return pinned?.definition;
-  }
-  const current = await db
-    .selectFrom('scenarios')
-    .innerJoin('scenario_versions', 'scenario_versions.id', 'scenarios.current_version_id')
-    .select('scenario_versions.definition')
-    .where('scenarios.id', '=', run.scenario_id)
-    .executeTakeFirst();
-  return current?.definition;
-}
+export { findPlayedDefinition as findRunDefinition } from '../../plugins/played-definition.repository';
 
 export type CatalogueRow = Pick<
   Scenario,

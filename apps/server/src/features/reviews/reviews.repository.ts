@@ -97,30 +97,7 @@ export async function findDecisionResult(db: DbOrTrx, decisionId: number): Promi
   return row?.result ?? null;
 }
 
-/**
- * The definition of the version a review's run played (deleted scenarios too: the submission keeps its rubric);
- * a run recorded without a version reads its scenario's current one.
- */
-export async function findReviewDefinition(
-  db: DbOrTrx,
-  review: { version_id: string | null; scenario_id: string },
-): Promise<string | undefined> {
-  if (review.version_id !== null) {
-    const pinned = await db
-      .selectFrom('scenario_versions')
-      .select('definition')
-      .where('id', '=', review.version_id)
-      .executeTakeFirst();
-    return pinned?.definition;
-  }
-  const current = await db
-    .selectFrom('scenarios')
-    .innerJoin('scenario_versions', 'scenario_versions.id', 'scenarios.current_version_id')
-    .select('scenario_versions.definition')
-    .where('scenarios.id', '=', review.scenario_id)
-    .executeTakeFirst();
-  return current?.definition;
-}
+export { findPlayedDefinition as findReviewDefinition } from '../../plugins/played-definition.repository';
 
 /**
  * Grades a pending review once: succeeds only while it is pending, so two instructors grading at once cannot
