@@ -44,7 +44,7 @@ function Analysis({ analysis }: { analysis: ItemAnalysis }) {
   return (
     <Stack gap="md">
       <Text>
-        {analysis.runs} runs, {analysis.finishedRuns} finished.{' '}
+        {analysis.runs} {analysis.runs === 1 ? 'run' : 'runs'}, {analysis.finishedRuns} finished.{' '}
         {analysis.groupSize > 0
           ? `Discrimination compares the top ${analysis.groupSize} and bottom ${analysis.groupSize} finished runs by score (27 % each).`
           : 'Discrimination needs at least four finished runs.'}
