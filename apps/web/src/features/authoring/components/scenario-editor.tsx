@@ -59,6 +59,10 @@ export interface EditorStart {
 
 type Tab = 'step' | 'scenario';
 
+// The editor's confirmations appear at the bottom, clear of its action bar (the app's notices sit at the top, where
+// they would cover Save, Publish and History while the pointer rests on them).
+const EDITOR_NOTICES = 'bottom-right' as const;
+
 const definitionText = (draft: DraftScenario) => JSON.stringify(toDefinition(draft));
 
 /** Finds the control of a field path inside `container`, trying the closest enclosing path when it has none. */
@@ -185,7 +189,7 @@ export function ScenarioEditor({ start }: { start: EditorStart }) {
     if (scenarioId === null) {
       const created = await createDraft({ definition });
       setSavedText(text);
-      notifications.show({ message: `Draft saved as ${created.id}.`, color: 'green' });
+      notifications.show({ position: EDITOR_NOTICES, message: `Draft saved as ${created.id}.`, color: 'green' });
       void navigate(paths.editScenario(created.id), { replace: true });
       return null;
     }
@@ -201,7 +205,8 @@ export function ScenarioEditor({ start }: { start: EditorStart }) {
     setBusy('save');
     try {
       await save();
-      if (scenarioId !== null) notifications.show({ message: 'Draft saved.', color: 'green' });
+      if (scenarioId !== null)
+        notifications.show({ position: EDITOR_NOTICES, message: 'Draft saved.', color: 'green' });
     } catch (cause) {
       failed(cause);
     } finally {
@@ -220,7 +225,11 @@ export function ScenarioEditor({ start }: { start: EditorStart }) {
       setHasDraft(false);
       setRevision(null);
       await refreshVersions();
-      notifications.show({ message: `Published as version ${published.number}.`, color: 'green' });
+      notifications.show({
+        position: EDITOR_NOTICES,
+        message: `Published as version ${published.number}.`,
+        color: 'green',
+      });
     } catch (cause) {
       failed(cause);
     } finally {
@@ -237,7 +246,11 @@ export function ScenarioEditor({ start }: { start: EditorStart }) {
       loadVersion(restored);
       setHistoryOpen(false);
       await refreshVersions();
-      notifications.show({ message: `Version ${number} restored as the draft.`, color: 'green' });
+      notifications.show({
+        position: EDITOR_NOTICES,
+        message: `Version ${number} restored as the draft.`,
+        color: 'green',
+      });
     } catch (cause) {
       failed(cause);
     } finally {
@@ -251,7 +264,7 @@ export function ScenarioEditor({ start }: { start: EditorStart }) {
     setError(null);
     try {
       const copy = await duplicateScenario(scenarioId);
-      notifications.show({ message: `Copied as ${copy.id}.`, color: 'green' });
+      notifications.show({ position: EDITOR_NOTICES, message: `Copied as ${copy.id}.`, color: 'green' });
       void navigate(paths.editScenario(copy.id));
     } catch (cause) {
       failed(cause);
