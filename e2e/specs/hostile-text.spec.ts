@@ -232,7 +232,7 @@ test('the trainee screens show every payload as text and run none of it', async 
 });
 
 test('the admin screens show every payload as text and run none of it', async ({ browser }) => {
-  // It walks every admin screen (more of them now: cohorts, the editor's list), each with its payload checks.
+  // It walks seven admin screens, each loaded with hostile payloads and checked, on a shared machine.
   test.slow();
   const { page, dialogs } = await openAs(browser, 'admin');
 
