@@ -126,7 +126,8 @@ test.describe('progress and reporting', () => {
   test('an ended run is Incomplete on the dashboard, and Resume continues it at the step where it ended', async ({
     page,
   }) => {
-    await signInPage(page, student);
+    // A trainee of its own: the ended run (25 %) must not change what the later tests find of the shared one.
+    await signInPage(page, await seedUser());
     const started = await page.request.post('/api/runs', { data: { scenarioId, startOver: true } });
     expect(started.status(), await started.text()).toBe(201);
     const run = ((await started.json()) as { run: RunState }).run;
@@ -150,13 +151,14 @@ test.describe('progress and reporting', () => {
     expect(((await (await page.request.get(`/api/runs/${run.id}`)).json()) as { run: RunState }).run.status).toBe(
       'in_progress',
     );
-    // Ended again, so the later tests see only finished runs of this scenario.
     expect((await page.request.post(`/api/runs/${run.id}/end`, { data: {} })).status()).toBe(200);
   });
 
   test('a finished run shows on the dashboard with its score and result, its timeline and its report', async ({
     page,
   }) => {
+    // Dashboard, timeline and report, each scanned for accessibility: near 30 s on a loaded machine.
+    test.slow();
     await signInPage(page, student);
     // Right, right, wrong, right: 3 of 4 = 75 %, a Pass.
     const runId = await playRun(page, scenarioId, [0, 0, 1, 0]);
@@ -331,7 +333,15 @@ test.describe('progress and reporting', () => {
     // "new scenarios" notice reads only the count). Nothing is fetched per scenario (the seed fetched each one),
     // and the notifications once (not again when their stream opens).
     const progressPath = `/api/progress/user/${encodeURIComponent(trainee.email)}`;
-    const frame = ['/api/auth/me', '/api/notifications', '/api/notifications/stream', '/api/sim/list/count'];
+    // "Assigned to me" and the practice recommendations (programmes) are one request each, whatever the library.
+    const frame = [
+      '/api/auth/me',
+      '/api/notifications',
+      '/api/notifications/stream',
+      '/api/sim/list/count',
+      '/api/assignments/mine',
+      '/api/remediation/mine',
+    ];
     for (const requests of [before, after]) {
       expect(requests.filter((path) => path === progressPath)).toHaveLength(1);
       expect(requests.filter((path) => path === '/api/notifications')).toHaveLength(1);
