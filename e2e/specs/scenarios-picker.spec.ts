@@ -10,6 +10,8 @@ async function choose(page: Page, label: string, option: string) {
 }
 
 test('the picker filters by type and difficulty, and says so when nothing matches', async ({ page }) => {
+  // Eight filter changes over a library that has grown to 80 scenarios by this point of the suite.
+  test.slow();
   // Types of their own, so the library the server loads never gets in the way.
   const tag = randomBytes(3).toString('hex');
   const drill = `Drill ${tag}`;
