@@ -13,24 +13,10 @@ import type { Db } from '../../db/database';
 import { errorResponses } from '../../plugins/docs';
 import { readUploadWithinLimit } from '../files/read-upload';
 import { findScenarioStates } from './scenarios.repository';
-import { displayFilename, uploadRefused } from './scenarios.service';
+import { displayFilename, readScenarioText, uploadRefused } from './scenarios.service';
 
 const NO_FILE = { path: 'file', message: 'no file was sent; choose a scenario file (YAML or JSON)' };
 const FILE = '(file)';
-
-/** The text of a file as the upload reads it (UTF-8, no NUL bytes), or the problem that stops the check. */
-function fileText(bytes: Buffer): { text: string } | { problem: ScenarioProblem } {
-  if (bytes.length === 0) return { problem: { path: FILE, message: 'the file is empty' } };
-  const notText = {
-    problem: { path: FILE, message: 'is not a text file; upload a scenario written as YAML or JSON (UTF-8 text)' },
-  };
-  if (bytes.includes(0)) return notText;
-  try {
-    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
-  } catch {
-    return notText;
-  }
-}
 
 /** What an upload of these bytes would find, without storing anything. */
 async function checkScenarioFile(db: Db, filename: string, bytes: Buffer): Promise<CheckScenarioResponse> {
@@ -47,7 +33,7 @@ async function checkScenarioFile(db: Db, filename: string, bytes: Buffer): Promi
     warnings: warnings.map(formatProblem),
     scenario,
   });
-  const read = fileText(bytes);
+  const read = readScenarioText(bytes);
   if ('problem' in read) return answer([read.problem], [], null);
   const checked = checkScenarioText(read.text);
   if (!checked.ok) return answer(checked.problems, checked.warnings, null);

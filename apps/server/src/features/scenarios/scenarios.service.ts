@@ -214,17 +214,24 @@ export function displayFilename(raw: string | undefined): string {
 }
 
 /** The text of a scenario file, or the reason it is not one: UTF-8 text only, no NUL bytes (binary). */
-function scenarioText(bytes: Buffer): string {
-  if (bytes.length === 0) throw uploadRefused(400, [{ path: FILE, message: 'the file is empty' }]);
-  const notText = uploadRefused(400, [
-    { path: FILE, message: 'is not a text file; upload a scenario written as YAML or JSON (UTF-8 text)' },
-  ]);
-  if (bytes.includes(0)) throw notText;
+/** The text of a file as an upload reads it (UTF-8, no NUL bytes), or the problem that refuses it. */
+export function readScenarioText(bytes: Buffer): { text: string } | { problem: ScenarioProblem } {
+  if (bytes.length === 0) return { problem: { path: FILE, message: 'the file is empty' } };
+  const notText = {
+    problem: { path: FILE, message: 'is not a text file; upload a scenario written as YAML or JSON (UTF-8 text)' },
+  };
+  if (bytes.includes(0)) return notText;
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
   } catch {
-    throw notText;
+    return notText;
   }
+}
+
+function scenarioText(bytes: Buffer): string {
+  const read = readScenarioText(bytes);
+  if ('problem' in read) throw uploadRefused(400, [read.problem]);
+  return read.text;
 }
 
 export interface UploadedScenarioFile {
