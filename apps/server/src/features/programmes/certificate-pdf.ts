@@ -1,19 +1,46 @@
-import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import fontkit from '@pdf-lib/fontkit';
+import { PDFDocument, rgb, type PDFFont } from 'pdf-lib';
 
 // The certificate of a completed learning path: one A4 landscape page drawn with pdf-lib (text, not a picture),
-// so it prints sharply and its words can be searched and copied.
+// so it prints sharply and its words can be searched and copied. docs/programmes.md, "The certificate".
+
+const require = createRequire(import.meta.url);
 
 /**
- * The standard PDF fonts only encode WinAnsi (Latin-1 and a few more): accents are kept where Latin-1 has the
- * letter, other letters lose their accents, and anything else becomes "?". The verification page shows the
- * name exactly as stored.
+ * DejaVu Sans, TrueType (the dejavu-fonts-ttf package: about 6,000 glyphs covering Latin, Greek and Cyrillic among
+ * others; DejaVu's licence, Bitstream Vera's, lets any document embed it). Read once; each PDF embeds only the
+ * glyphs it draws (a subset), so a certificate stays under 20 kB. TrueType rather than WOFF: fontkit decompresses a
+ * WOFF's tables on every use, ten times slower.
  */
-export function pdfSafeText(text: string): string {
-  return [...text]
+const FONT_FILES = {
+  regular: 'dejavu-fonts-ttf/ttf/DejaVuSans.ttf',
+  bold: 'dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf',
+} as const;
+let fontBytes: Promise<{ regular: Buffer; bold: Buffer }> | undefined;
+function loadFonts() {
+  fontBytes ??= Promise.all([
+    readFile(require.resolve(FONT_FILES.regular)),
+    readFile(require.resolve(FONT_FILES.bold)),
+  ]).then(([regular, bold]) => ({ regular, bold }));
+  return fontBytes;
+}
+
+/** What the font cannot draw. */
+export const MISSING_GLYPH = '?';
+
+/**
+ * The text as the font can draw it: characters it has stay as they are (after composing accents onto their letters
+ * where the font has the composed letter), the others become "?". Line breaks and other controls become spaces.
+ * The verification page shows the name exactly as stored.
+ */
+export function drawableText(text: string, hasGlyph: (codePoint: number) => boolean): string {
+  return [...text.normalize('NFC')]
     .map((char) => {
-      if (/[\u0020-\u007e\u00a0-\u00ff]/.test(char)) return char;
-      const stripped = char.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
-      return /^[\u0020-\u007e\u00a0-\u00ff]+$/.test(stripped) ? stripped : '?';
+      const codePoint = char.codePointAt(0)!;
+      if (codePoint < 0x20 || (codePoint >= 0x7f && codePoint < 0xa0)) return ' ';
+      return hasGlyph(codePoint) ? char : MISSING_GLYPH;
     })
     .join('');
 }
@@ -29,23 +56,36 @@ export interface CertificateContent {
 
 export async function certificatePdf(content: CertificateContent): Promise<Buffer> {
   const pdf = await PDFDocument.create();
-  pdf.setTitle(pdfSafeText(`Certificate: ${content.pathName}`));
+  pdf.registerFontkit(fontkit);
+  // Document properties are UTF-16 strings in the PDF: they keep every character.
+  pdf.setTitle(`Certificate: ${content.pathName}`);
   pdf.setAuthor('Tradecraft');
-  pdf.setSubject(pdfSafeText(`${content.holderName} completed ${content.pathName}`));
+  pdf.setSubject(`${content.holderName} completed ${content.pathName}`);
   pdf.setCreationDate(new Date(content.issuedAt));
   const page = pdf.addPage([842, 595]);
-  const regular = await pdf.embedFont(StandardFonts.Helvetica);
-  const bold = await pdf.embedFont(StandardFonts.HelveticaBold);
+  const fonts = await loadFonts();
+  const regular = await pdf.embedFont(fonts.regular, { subset: true });
+  const bold = await pdf.embedFont(fonts.bold, { subset: true });
+  const glyphs = new Map<PDFFont, Set<number>>([
+    [regular, new Set(regular.getCharacterSet())],
+    [bold, new Set(bold.getCharacterSet())],
+  ]);
   const ink = rgb(0.11, 0.13, 0.18);
   const accent = rgb(0.13, 0.36, 0.66);
   const { width } = page.getSize();
 
   page.drawRectangle({ x: 24, y: 24, width: width - 48, height: 547, borderColor: accent, borderWidth: 3 });
   const centred = (text: string, y: number, size: number, font = regular, color = ink) => {
-    const safe = pdfSafeText(text);
+    const drawable = drawableText(text, (codePoint) => glyphs.get(font)!.has(codePoint));
     let fontSize = size;
-    while (font.widthOfTextAtSize(safe, fontSize) > width - 120 && fontSize > 8) fontSize -= 1;
-    page.drawText(safe, { x: (width - font.widthOfTextAtSize(safe, fontSize)) / 2, y, size: fontSize, font, color });
+    while (font.widthOfTextAtSize(drawable, fontSize) > width - 120 && fontSize > 8) fontSize -= 1;
+    page.drawText(drawable, {
+      x: (width - font.widthOfTextAtSize(drawable, fontSize)) / 2,
+      y,
+      size: fontSize,
+      font,
+      color,
+    });
   };
   centred('TRADECRAFT', 500, 16, bold, accent);
   centred('Certificate of completion', 440, 34, bold);
