@@ -34,6 +34,7 @@ import { answerFrameworkError, registerErrorHandler } from './plugins/error-hand
 import { registerOperationalHeaders, requestIdOptions } from './plugins/operations';
 import { originPolicy, registerSecurity } from './plugins/security';
 import { registerSessionCookie } from './plugins/session-cookie';
+import { registerRunEvents } from './plugins/run-events';
 import { registerWeb } from './plugins/web';
 
 export interface AppOptions {
@@ -58,6 +59,7 @@ export async function buildApp({ config, db, dialect, logger = false }: AppOptio
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('dialect', dialect);
   app.decorate('config', config);
+  registerRunEvents(app);
 
   registerErrorHandler(app);
   registerOperationalHeaders(app);

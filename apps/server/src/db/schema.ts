@@ -362,6 +362,8 @@ export interface LearningPathsTable {
   created_at: string;
   updated_at: string;
   archived_at: string | null;
+  /** Counts edits: a change names the revision it started from (a stale one is refused). */
+  revision: ColumnType<number, number | undefined, number>;
 }
 
 export interface LearningPathStepsTable {

@@ -94,10 +94,16 @@ export type PathInput = z.input<typeof pathInputSchema>;
 
 export const updatePathSchema = z.object({
   name: name.optional(),
-  description: z.string().trim().max(2000).optional(),
+  description: z.string().trim().max(2000, 'A description is at most 2000 characters.').optional(),
   unlock: pathUnlockSchema.optional(),
-  scenarioIds: z.array(id).min(1, 'A path has at least one scenario.').max(50).optional(),
+  scenarioIds: z
+    .array(id, { error: 'Give scenarioIds: the scenarios in order.' })
+    .min(1, 'A path has at least one scenario.')
+    .max(50, 'A path has at most 50 scenarios.')
+    .optional(),
   archived: z.boolean().optional(),
+  /** The revision the edit started from: when the path has changed since, nothing is written (409). */
+  revision: z.number({ error: 'revision is a whole number.' }).int().min(1).optional(),
 });
 export type UpdatePathInput = z.infer<typeof updatePathSchema>;
 
@@ -108,6 +114,8 @@ export const pathSummarySchema = z.object({
   unlock: pathUnlockSchema,
   scenarioCount: z.number().int(),
   archived: z.boolean(),
+  /** Counts edits; send it back with a change (PATCH) to be told when someone else changed the path meanwhile. */
+  revision: z.number().int(),
 });
 export type PathSummary = z.infer<typeof pathSummarySchema>;
 export const pathListSchema = z.object({ items: z.array(pathSummarySchema) });
@@ -263,8 +271,26 @@ export const remediationParamsSchema = z.object({ userId: id });
 
 // ---- Item analysis ----------------------------------------------------------------------------------------
 
+export const itemAnalysisQuerySchema = z.object({
+  /** The version's number; by default the newest published (or superseded) version that has runs. */
+  version: z.coerce.number({ error: 'version is a version number.' }).int().min(1).optional(),
+});
+
+export const itemAnalysisVersionSchema = z.object({
+  number: z.number().int(),
+  state: z.enum(['published', 'superseded']),
+  publishedAt: z.string().nullable(),
+  runs: z.number().int(),
+});
+export type ItemAnalysisVersion = z.infer<typeof itemAnalysisVersionSchema>;
+
 export const itemAnalysisSchema = z.object({
   scenario: z.object({ id: z.string(), name: z.string() }),
+  /** The version analysed (its steps and options), null when the scenario has none published. */
+  version: itemAnalysisVersionSchema.nullable(),
+  /** Every published or superseded version, newest first, with its run count: the version selector. */
+  versions: z.array(itemAnalysisVersionSchema),
+  /** Runs of the version analysed, and those of them finished with a score. */
   runs: z.number().int(),
   finishedRuns: z.number().int(),
   /** How many finished runs form each of the top and bottom groups (27 % each). */

@@ -33,7 +33,7 @@ import { assignmentProgress, outcomesByUser } from './assignment-work';
 import { assignmentViews, personOf, PROGRAMME_MESSAGES, targetsOf } from './programmes.service';
 import {
   assignmentsOfCohort,
-  countScenarioRuns,
+  countFinishedRuns,
   findCohort,
   findScenarioDefinition,
   listMembers,
@@ -42,6 +42,8 @@ import {
   optionChoices,
   runsOf,
   stepFigures,
+  publishedVersions,
+  runCountsByVersion,
   tallyCohortTechniques,
 } from './programmes.repository';
 
@@ -246,18 +248,44 @@ export async function remediation(db: Db, viewer: User, userId: string): Promise
   };
 }
 
-/** Item analysis of a scenario's steps from every run of it, by grouped SQL (no loop over runs). */
-export async function itemAnalysis(db: Db, scenarioId: string): Promise<ItemAnalysis> {
+/**
+ * Item analysis of one version of a scenario (its steps and options are the version's), by grouped SQL over the
+ * version's runs (no loop over runs). By default the newest version that has runs, else the current one.
+ */
+export async function itemAnalysis(db: Db, scenarioId: string, versionNumber?: number): Promise<ItemAnalysis> {
   const scenario = await findScenarioDefinition(db, scenarioId);
   if (!scenario) throw notFound('No scenario has that id.');
-  const definition = parseStoredDefinition(scenario.definition);
-  const counts = await countScenarioRuns(db, scenarioId);
-  const groupSize = counts.finished >= 4 ? Math.max(1, Math.floor(counts.finished * DISCRIMINATION_GROUP_SHARE)) : 0;
-  const [figures, choices, medians] = await Promise.all([
-    stepFigures(db, scenarioId, counts.finished, groupSize),
-    optionChoices(db, scenarioId, counts.finished, groupSize),
-    medianTimes(db, scenarioId),
-  ]);
+  const [rows, counts] = await Promise.all([publishedVersions(db, scenarioId), runCountsByVersion(db, scenarioId)]);
+  // Runs that record no version play the current one.
+  const versions = rows.map((row) => ({
+    id: row.id,
+    number: Number(row.number),
+    state: row.state as 'published' | 'superseded',
+    publishedAt: row.published_at,
+    definition: row.definition,
+    runs: (counts.get(row.id) ?? 0) + (row.id === scenario.current_version_id ? (counts.get(null) ?? 0) : 0),
+  }));
+  const chosen =
+    versionNumber !== undefined
+      ? versions.find((version) => version.number === versionNumber)
+      : (versions.find((version) => version.runs > 0) ?? versions.find((version) => version.state === 'published'));
+  if (versionNumber !== undefined && !chosen)
+    throw notFound(`This scenario has no published version ${versionNumber}.`);
+  const definition = parseStoredDefinition(chosen?.definition ?? scenario.definition);
+  const runs = chosen && {
+    scenarioId,
+    versionId: chosen.id,
+    unpinned: chosen.id === scenario.current_version_id,
+  };
+  const finished = runs ? await countFinishedRuns(db, runs) : 0;
+  const groupSize = finished >= 4 ? Math.max(1, Math.floor(finished * DISCRIMINATION_GROUP_SHARE)) : 0;
+  const [figures, choices, medians] = runs
+    ? await Promise.all([
+        stepFigures(db, runs, finished, groupSize),
+        optionChoices(db, runs, finished, groupSize),
+        medianTimes(db, runs),
+      ])
+    : [[], [], new Map<string, number>()];
   const figuresByStep = new Map(figures.map((row) => [row.stepId, row]));
   const stepIds = [
     ...(definition?.steps.map((step) => step.id) ?? []),
@@ -308,10 +336,13 @@ export async function itemAnalysis(db: Db, scenarioId: string): Promise<ItemAnal
   // Most attention first; then the order of the scenario.
   const order = new Map(stepIds.map((stepId, index) => [stepId, index]));
   steps.sort((a, b) => b.attention - a.attention || order.get(a.stepId)! - order.get(b.stepId)!);
+  const versionView = ({ definition: _definition, id: _id, ...version }: (typeof versions)[number]) => version;
   return {
     scenario: { id: scenario.id, name: scenario.name },
-    runs: counts.runs,
-    finishedRuns: counts.finished,
+    version: chosen ? versionView(chosen) : null,
+    versions: versions.map(versionView),
+    runs: chosen?.runs ?? 0,
+    finishedRuns: finished,
     groupSize,
     steps,
   };

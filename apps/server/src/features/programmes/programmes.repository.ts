@@ -178,7 +178,7 @@ export function findScenarioRows(db: DbOrTrx, ids: readonly string[]) {
 export function findScenarioDefinition(db: DbOrTrx, id: string) {
   return db
     .selectFrom('scenarios')
-    .select(['id', 'name', 'definition', 'deleted_at'])
+    .select(['id', 'name', 'definition', 'deleted_at', 'current_version_id'])
     .where('id', '=', id)
     .executeTakeFirst();
 }
@@ -266,6 +266,10 @@ export async function replacePathSteps(db: DbOrTrx, pathId: string, scenarioIds:
     .execute();
 }
 
+/**
+ * Changes the path and counts the edit; with `revision`, only while the path is at it (a stale edit changes nothing).
+ * True when the row changed.
+ */
 export async function updatePath(
   db: DbOrTrx,
   id: string,
@@ -276,8 +280,15 @@ export async function updatePath(
     archived_at?: string | null;
     updated_at: string;
   },
-) {
-  await db.updateTable('learning_paths').set(fields).where('id', '=', id).execute();
+  revision?: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('learning_paths')
+    .set((eb) => ({ ...fields, revision: eb('revision', '+', 1) }))
+    .where('id', '=', id)
+    .$if(revision !== undefined, (query) => query.where('revision', '=', revision!))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) > 0;
 }
 
 export function findPath(db: DbOrTrx, id: string) {
@@ -293,6 +304,7 @@ export function listPaths(db: DbOrTrx, includeArchived: boolean) {
       'learning_paths.description',
       'learning_paths.unlock',
       'learning_paths.archived_at',
+      'learning_paths.revision',
       eb
         .selectFrom('learning_path_steps')
         .select((inner) => inner.fn.countAll<number>().as('n'))
@@ -323,6 +335,18 @@ export function listPathSteps(db: DbOrTrx, pathIds: readonly string[]) {
     .where('learning_path_steps.path_id', 'in', [...pathIds])
     .orderBy('learning_path_steps.path_id')
     .orderBy('learning_path_steps.position')
+    .execute();
+}
+
+/** The paths not archived that hold this scenario (learning_path_steps_scenario_idx). */
+export function pathsWithScenario(db: DbOrTrx, scenarioId: string) {
+  return db
+    .selectFrom('learning_path_steps')
+    .innerJoin('learning_paths', 'learning_paths.id', 'learning_path_steps.path_id')
+    .select(['learning_paths.id', 'learning_paths.name', 'learning_paths.unlock'])
+    .where('learning_path_steps.scenario_id', '=', scenarioId)
+    .where('learning_paths.archived_at', 'is', null)
+    .distinct()
     .execute();
 }
 
@@ -491,24 +515,55 @@ export async function tallyCohortTechniques(db: DbOrTrx, cohortId: string) {
   }));
 }
 
-/** How many runs of a scenario there are, and how many finished with a score. */
-export async function countScenarioRuns(db: DbOrTrx, scenarioId: string) {
-  const row = await db
-    .selectFrom('runs')
-    .select((eb) => [
-      eb.fn.countAll<number>().as('runs'),
-      eb.fn.sum<number>(sql`case when status = 'completed' and percent_base > 0 then 1 else 0 end`).as('finished'),
-    ])
+/** A scenario's versions that were ever published, newest first. */
+export function publishedVersions(db: DbOrTrx, scenarioId: string) {
+  return db
+    .selectFrom('scenario_versions')
+    .select(['id', 'number', 'state', 'published_at', 'definition'])
     .where('scenario_id', '=', scenarioId)
-    .executeTakeFirstOrThrow();
-  return { runs: Number(row.runs), finished: Number(row.finished ?? 0) };
+    .where('state', '!=', 'draft')
+    .orderBy('number', 'desc')
+    .execute();
+}
+
+/** A scenario's runs per version id (null: runs not pinned to a version), from runs_scenario_version_idx alone. */
+export async function runCountsByVersion(db: DbOrTrx, scenarioId: string): Promise<Map<string | null, number>> {
+  const rows = await db
+    .selectFrom('runs')
+    .select((eb) => ['version_id', eb.fn.countAll<number>().as('runs')])
+    .where('scenario_id', '=', scenarioId)
+    .groupBy('version_id')
+    .execute();
+  return new Map(rows.map((row) => [row.version_id, Number(row.runs)]));
 }
 
 /**
- * The scenario's runs, each with its group: 'top' or 'bottom' for the best and worst `groupSize` finished runs
- * by score percent (ties broken by id), null for the rest. A window function over runs_scenario_idx.
+ * The runs of one version: those pinned to it, and with `unpinned` (the scenario's current version) those that
+ * record no version, which play the current one. Both by runs_scenario_version_idx.
  */
-function groupedRuns(scenarioId: string, finished: number, groupSize: number) {
+export interface VersionRuns {
+  scenarioId: string;
+  versionId: string;
+  unpinned: boolean;
+}
+const ofVersion = (alias: 'runs' | 'r', runs: VersionRuns) =>
+  runs.unpinned
+    ? sql`${sql.ref(`${alias}.scenario_id`)} = ${runs.scenarioId} and (${sql.ref(`${alias}.version_id`)} = ${runs.versionId} or ${sql.ref(`${alias}.version_id`)} is null)`
+    : sql`${sql.ref(`${alias}.scenario_id`)} = ${runs.scenarioId} and ${sql.ref(`${alias}.version_id`)} = ${runs.versionId}`;
+
+/** How many runs of a version finished with a score. */
+export async function countFinishedRuns(db: DbOrTrx, runs: VersionRuns): Promise<number> {
+  const row = await sql<{ finished: number }>`
+    select count(*) as finished from runs
+    where ${ofVersion('runs', runs)} and runs.status = 'completed' and runs.percent_base > 0`.execute(db);
+  return Number(row.rows[0]?.finished ?? 0);
+}
+
+/**
+ * The version's runs, each with its group: 'top' or 'bottom' for the best and worst `groupSize` finished runs
+ * by score percent (ties broken by id), null for the rest. A window function over runs_scenario_version_idx.
+ */
+function groupedRuns(runs: VersionRuns, finished: number, groupSize: number) {
   return sql`(
     select ranked.id,
       case when ranked.rank_desc is null then null
@@ -522,7 +577,7 @@ function groupedRuns(scenarioId: string, finished: number, groupSize: number) {
             partition by case when runs.status = 'completed' and runs.percent_base > 0 then 1 else 0 end
             order by runs.score_thousandths * 1.0 / runs.percent_base desc, runs.id)
         end as rank_desc
-      from runs where runs.scenario_id = ${scenarioId}
+      from runs where ${ofVersion('runs', runs)}
     ) ranked
   )`;
 }
@@ -538,7 +593,7 @@ export interface StepFiguresRow {
 }
 
 /** Per step: runs that reached it, first answers, mean credit overall and in the top and bottom groups. */
-export async function stepFigures(db: DbOrTrx, scenarioId: string, finished: number, groupSize: number) {
+export async function stepFigures(db: DbOrTrx, runs: VersionRuns, finished: number, groupSize: number) {
   const rows = await sql<StepFiguresRow>`
     select d.step_id, max(d.kind) as kind,
       count(distinct d.run_id) as reached,
@@ -546,7 +601,7 @@ export async function stepFigures(db: DbOrTrx, scenarioId: string, finished: num
       avg(case when d.first_submission = 1 and d.scored = 1 then d.credit_thousandths end) as mean_credit,
       avg(case when d.first_submission = 1 and d.scored = 1 and g.grp = 'top' then d.credit_thousandths end) as top_credit,
       avg(case when d.first_submission = 1 and d.scored = 1 and g.grp = 'bottom' then d.credit_thousandths end) as bottom_credit
-    from ${groupedRuns(scenarioId, finished, groupSize)} g
+    from ${groupedRuns(runs, finished, groupSize)} g
     join run_decisions d on d.run_id = g.id
     group by d.step_id`.execute(db);
   return rows.rows.map((row) => ({
@@ -561,11 +616,11 @@ export async function stepFigures(db: DbOrTrx, scenarioId: string, finished: num
 }
 
 /** How often each option of each choice step was picked first, overall and by the top group. */
-export async function optionChoices(db: DbOrTrx, scenarioId: string, finished: number, groupSize: number) {
+export async function optionChoices(db: DbOrTrx, runs: VersionRuns, finished: number, groupSize: number) {
   const rows = await sql<{ step_id: string; option_index: number; chosen: number; by_top: number }>`
     select d.step_id, d.option_index, count(*) as chosen,
       sum(case when g.grp = 'top' then 1 else 0 end) as by_top
-    from ${groupedRuns(scenarioId, finished, groupSize)} g
+    from ${groupedRuns(runs, finished, groupSize)} g
     join run_decisions d on d.run_id = g.id
     where d.first_submission = 1 and d.kind = 'choice' and d.option_index >= 0
     group by d.step_id, d.option_index`.execute(db);
@@ -578,14 +633,14 @@ export async function optionChoices(db: DbOrTrx, scenarioId: string, finished: n
 }
 
 /** The median time of first answers per step (the middle one, or the mean of the middle two). */
-export async function medianTimes(db: DbOrTrx, scenarioId: string) {
+export async function medianTimes(db: DbOrTrx, runs: VersionRuns) {
   const rows = await sql<{ step_id: string; median: number }>`
     select step_id, avg(time_ms) as median from (
       select d.step_id, d.time_ms,
         row_number() over (partition by d.step_id order by d.time_ms) as rn,
         count(*) over (partition by d.step_id) as cnt
       from runs r join run_decisions d on d.run_id = r.id
-      where r.scenario_id = ${scenarioId} and d.first_submission = 1 and d.time_ms is not null
+      where ${ofVersion('r', runs)} and d.first_submission = 1 and d.time_ms is not null
     ) ordered
     where rn in ((cnt + 1) / 2, (cnt + 2) / 2)
     group by step_id`.execute(db);

@@ -10,6 +10,7 @@ import {
   createAssignmentSchema,
   createCohortSchema,
   createdAssignmentsSchema,
+  itemAnalysisQuerySchema,
   itemAnalysisSchema,
   memberChangeSchema,
   memberIdsSchema,
@@ -31,10 +32,11 @@ import {
   verifyCodeParamsSchema,
 } from '@tradecraft/shared';
 import Papa from 'papaparse';
+import type { FastifySchema } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
-import { currentUser } from '../../plugins/access';
+import { currentUser, type Access } from '../../plugins/access';
 import { errorResponses, fileResponse } from '../../plugins/docs';
 import { sendAttachment } from '../../plugins/downloads';
 import {
@@ -49,6 +51,7 @@ import {
 import { certificatePdf } from './certificate-pdf';
 import { checkDueAssignments, startNoticeChecks } from './notices.service';
 import {
+  awardCertificates,
   cancel,
   changeCohort,
   changeMembers,
@@ -69,6 +72,11 @@ import {
 } from './programmes.service';
 
 const tags = ['programmes'];
+/** A route's options: who may call it (plugins/access.ts) and its OpenAPI description under the programmes tag. */
+const routeOptions = <const S extends FastifySchema>(access: Access, schema: S) => ({
+  config: { access },
+  schema: { tags, ...schema },
+});
 const pathListQuerySchema = z.object({
   archived: z
     .enum(['true', 'false'])
@@ -97,135 +105,108 @@ export const programmesRoutes: FastifyPluginAsyncZod<{ db: Db; noticeChecks?: bo
     });
     app.addHook('onClose', async () => stop?.());
   }
+  // The run that completes a learning path earns its certificate as it ends (plugins/run-events.ts).
+  const stopListening = app.runEvents.onSettled(({ userId, scenarioId }) => awardCertificates(db, userId, scenarioId));
+  app.addHook('onClose', async () => stopListening());
 
   // ---- Cohorts ----
   app.get(
     '/cohorts',
-    {
-      config: { access: 'admin' },
-      schema: {
-        tags,
-        operationId: 'listCohorts',
-        summary: 'List cohorts',
-        description: 'Every cohort by name with its member and assignment counts; the archived ones too when asked.',
-        querystring: cohortListQuerySchema,
-        response: { 200: cohortListSchema },
-      },
-    },
+    routeOptions('admin', {
+      operationId: 'listCohorts',
+      summary: 'List cohorts',
+      description: 'Every cohort by name with its member and assignment counts; the archived ones too when asked.',
+      querystring: cohortListQuerySchema,
+      response: { 200: cohortListSchema },
+    }),
     async (request) => cohortList(db, request.query.archived),
   );
 
   app.post(
     '/cohorts',
-    {
-      config: { access: 'admin' },
-      schema: {
-        tags,
-        operationId: 'createCohort',
-        summary: 'Create a cohort',
-        description: 'A new, empty cohort (audited).',
-        body: createCohortSchema,
-        response: { 201: cohortSummarySchema },
-      },
-    },
+    routeOptions('admin', {
+      operationId: 'createCohort',
+      summary: 'Create a cohort',
+      description: 'A new, empty cohort (audited).',
+      body: createCohortSchema,
+      response: { 201: cohortSummarySchema },
+    }),
     async (request, reply) => reply.code(201).send(await createCohort(db, currentUser(request), request.body.name)),
   );
 
   app.get(
     '/cohorts/trainees',
-    {
-      config: { access: 'admin' },
-      schema: {
-        tags,
-        operationId: 'searchTrainees',
-        summary: 'Find trainees to add',
-        description:
-          'Active trainees whose name or email contains the search (at most 50; `more` when there are more).',
-        querystring: traineeSearchQuerySchema,
-        response: { 200: traineeSearchSchema },
-      },
-    },
+    routeOptions('admin', {
+      operationId: 'searchTrainees',
+      summary: 'Find trainees to add',
+      description: 'Active trainees whose name or email contains the search (at most 50; `more` when there are more).',
+      querystring: traineeSearchQuerySchema,
+      response: { 200: traineeSearchSchema },
+    }),
     async (request) => findTrainees(db, request.query.search),
   );
 
   app.get(
     '/cohorts/:id',
-    {
-      config: { access: 'admin' },
-      schema: {
-        tags,
-        operationId: 'getCohort',
-        summary: 'A cohort with its matrix',
-        description:
-          'Members, assignments, the trainees x assignments matrix (status and best score) and who is overdue.',
-        params: programmeIdParamsSchema,
-        response: { 200: cohortDetailSchema, ...errorResponses(404) },
-      },
-    },
+    routeOptions('admin', {
+      operationId: 'getCohort',
+      summary: 'A cohort with its matrix',
+      description:
+        'Members, assignments, the trainees x assignments matrix (status and best score) and who is overdue.',
+      params: programmeIdParamsSchema,
+      response: { 200: cohortDetailSchema, ...errorResponses(404) },
+    }),
     async (request) => cohortDetail(db, request.params.id),
   );
 
   app.patch(
     '/cohorts/:id',
-    {
-      config: { access: 'admin' },
-      schema: {
-        tags,
-        operationId: 'updateCohort',
-        summary: 'Rename, archive or restore a cohort',
-        description:
-          "Renames it and/or archives (true) or restores (false) it (audited). An archived cohort's assignments leave its trainees' lists.",
-        params: programmeIdParamsSchema,
-        body: updateCohortSchema,
-        response: { 200: cohortSummarySchema, ...errorResponses(404) },
-      },
-    },
+    routeOptions('admin', {
+      operationId: 'updateCohort',
+      summary: 'Rename, archive or restore a cohort',
+      description:
+        "Renames it and/or archives (true) or restores (false) it (audited). An archived cohort's assignments leave its trainees' lists.",
+      params: programmeIdParamsSchema,
+      body: updateCohortSchema,
+      response: { 200: cohortSummarySchema, ...errorResponses(404) },
+    }),
     async (request) => changeCohort(db, currentUser(request), request.params.id, request.body),
   );
 
   for (const change of ['add', 'remove'] as const) {
     app.post(
       `/cohorts/:id/members/${change}`,
-      {
-        config: { access: 'admin' },
-        schema: {
-          tags,
-          operationId: change === 'add' ? 'addCohortMembers' : 'removeCohortMembers',
-          summary: change === 'add' ? 'Add trainees to a cohort' : 'Remove trainees from a cohort',
-          description:
-            change === 'add'
-              ? 'Adds these trainees (members already in stay); every id must be a trainee, or nothing is added (audited).'
-              : 'Removes these users from the cohort; ids that are not members are ignored (audited).',
-          params: programmeIdParamsSchema,
-          body: memberIdsSchema,
-          response: { 200: memberChangeSchema, ...errorResponses(404) },
-        },
-      },
+      routeOptions('admin', {
+        operationId: change === 'add' ? 'addCohortMembers' : 'removeCohortMembers',
+        summary: change === 'add' ? 'Add trainees to a cohort' : 'Remove trainees from a cohort',
+        description:
+          change === 'add'
+            ? 'Adds these trainees (members already in stay); every id must be a trainee, or nothing is added (audited).'
+            : 'Removes these users from the cohort; ids that are not members are ignored (audited).',
+        params: programmeIdParamsSchema,
+        body: memberIdsSchema,
+        response: { 200: memberChangeSchema, ...errorResponses(404) },
+      }),
       async (request) => changeMembers(db, currentUser(request), request.params.id, request.body.userIds, change),
     );
   }
 
   app.get(
     '/cohorts/:id/matrix.csv',
-    {
-      config: { access: 'admin' },
-      schema: {
-        tags,
-        operationId: 'exportCohortCsv',
-        summary: "Export a cohort's matrix as CSV",
-        description:
-          'One row per trainee and assignment: status and best score (UTF-8 with a byte-order mark; audited).',
-        params: programmeIdParamsSchema,
-        response: {
-          200: fileResponse({
-            mediaType: 'text/csv; charset=utf-8',
-            filename: 'cohort.csv',
-            description: 'The CSV file.',
-          }),
-          ...errorResponses(404),
-        },
+    routeOptions('admin', {
+      operationId: 'exportCohortCsv',
+      summary: "Export a cohort's matrix as CSV",
+      description: 'One row per trainee and assignment: status and best score (UTF-8 with a byte-order mark; audited).',
+      params: programmeIdParamsSchema,
+      response: {
+        200: fileResponse({
+          mediaType: 'text/csv; charset=utf-8',
+          filename: 'cohort.csv',
+          description: 'The CSV file.',
+        }),
+        ...errorResponses(404),
       },
-    },
+    }),
     async (request, reply) => {
       const rows = await cohortCsvRows(db, currentUser(request), request.params.id);
       const text = `\uFEFF${Papa.unparse([COHORT_CSV_HEADER, ...rows])}\r\n`;
@@ -239,18 +220,13 @@ export const programmesRoutes: FastifyPluginAsyncZod<{ db: Db; noticeChecks?: bo
 
   app.get(
     '/cohorts/:id/coverage',
-    {
-      config: { access: 'admin' },
-      schema: {
-        tags,
-        operationId: 'getCohortCoverage',
-        summary: "A cohort's ATT&CK coverage",
-        description:
-          "First answers and right answers per technique over the runs of the cohort's members (the heatmap).",
-        params: programmeIdParamsSchema,
-        response: { 200: coverageSchema, ...errorResponses(404) },
-      },
-    },
+    routeOptions('admin', {
+      operationId: 'getCohortCoverage',
+      summary: "A cohort's ATT&CK coverage",
+      description: "First answers and right answers per technique over the runs of the cohort's members (the heatmap).",
+      params: programmeIdParamsSchema,
+      response: { 200: coverageSchema, ...errorResponses(404) },
+    }),
     async (request) => {
       const { name: _name, ...coverage } = await cohortCoverage(db, request.params.id);
       return coverage;
@@ -259,25 +235,21 @@ export const programmesRoutes: FastifyPluginAsyncZod<{ db: Db; noticeChecks?: bo
 
   app.get(
     '/cohorts/:id/layer',
-    {
-      config: { access: 'admin' },
-      schema: {
-        tags,
-        operationId: 'exportCohortLayer',
-        summary: "A cohort's coverage as a Navigator layer",
-        description: `The coverage as an ATT&CK Navigator layer (format 4.5), downloaded as ${NAVIGATOR_LAYER_FILENAME}.`,
-        params: programmeIdParamsSchema,
-        response: {
-          200: fileResponse({
-            mediaType: 'application/json',
-            filename: NAVIGATOR_LAYER_FILENAME,
-            description: 'The layer file.',
-            schema: navigatorLayerSchema,
-          }),
-          ...errorResponses(404),
-        },
+    routeOptions('admin', {
+      operationId: 'exportCohortLayer',
+      summary: "A cohort's coverage as a Navigator layer",
+      description: `The coverage as an ATT&CK Navigator layer (format 4.5), downloaded as ${NAVIGATOR_LAYER_FILENAME}.`,
+      params: programmeIdParamsSchema,
+      response: {
+        200: fileResponse({
+          mediaType: 'application/json',
+          filename: NAVIGATOR_LAYER_FILENAME,
+          description: 'The layer file.',
+          schema: navigatorLayerSchema,
+        }),
+        ...errorResponses(404),
       },
-    },
+    }),
     async (request, reply) => {
       const layer = await cohortLayer(db, request.params.id);
       return reply
@@ -290,19 +262,15 @@ export const programmesRoutes: FastifyPluginAsyncZod<{ db: Db; noticeChecks?: bo
   // ---- Assignments ----
   app.post(
     '/assignments',
-    {
-      config: { access: 'admin' },
-      schema: {
-        tags,
-        operationId: 'createAssignments',
-        summary: 'Assign a scenario or a learning path',
-        description:
-          'To a cohort (one assignment, for whoever is a member) or to trainees (one each), with an optional due date ' +
-          '(in the future) and note. The trainees are notified; audited.',
-        body: createAssignmentSchema,
-        response: { 201: createdAssignmentsSchema, ...errorResponses(404) },
-      },
-    },
+    routeOptions('admin', {
+      operationId: 'createAssignments',
+      summary: 'Assign a scenario or a learning path',
+      description:
+        'To a cohort (one assignment, for whoever is a member) or to trainees (one each), with an optional due date ' +
+        '(in the future) and note. The trainees are notified; audited.',
+      body: createAssignmentSchema,
+      response: { 201: createdAssignmentsSchema, ...errorResponses(404) },
+    }),
     async (request, reply) =>
       reply
         .code(201)
@@ -311,17 +279,13 @@ export const programmesRoutes: FastifyPluginAsyncZod<{ db: Db; noticeChecks?: bo
 
   app.delete(
     '/assignments/:id',
-    {
-      config: { access: 'admin' },
-      schema: {
-        tags,
-        operationId: 'cancelAssignment',
-        summary: 'Cancel an assignment',
-        description: "It leaves its trainees' lists and the cohort matrix (audited).",
-        params: programmeIdParamsSchema,
-        response: { 200: okSchema, ...errorResponses(404) },
-      },
-    },
+    routeOptions('admin', {
+      operationId: 'cancelAssignment',
+      summary: 'Cancel an assignment',
+      description: "It leaves its trainees' lists and the cohort matrix (audited).",
+      params: programmeIdParamsSchema,
+      response: { 200: okSchema, ...errorResponses(404) },
+    }),
     async (request) => {
       await cancel(db, currentUser(request), request.params.id);
       return { ok: true as const };
@@ -330,153 +294,119 @@ export const programmesRoutes: FastifyPluginAsyncZod<{ db: Db; noticeChecks?: bo
 
   app.get(
     '/assignments/mine',
-    {
-      config: { access: 'signedIn' },
-      schema: {
-        tags,
-        operationId: 'listMyAssignments',
-        summary: 'My assignments',
-        description:
-          "The caller's assignments (their own and their cohorts'), with status, progress and where to start or resume.",
-        response: { 200: myAssignmentsSchema },
-      },
-    },
+    routeOptions('signedIn', {
+      operationId: 'listMyAssignments',
+      summary: 'My assignments',
+      description:
+        "The caller's assignments (their own and their cohorts'), with status, progress and where to start or resume.",
+      response: { 200: myAssignmentsSchema },
+    }),
     async (request) => myAssignments(db, currentUser(request)),
   );
 
   app.post(
     '/assignments/check-due',
-    {
-      config: { access: 'admin' },
-      schema: {
-        tags,
-        operationId: 'checkDueAssignments',
-        summary: 'Run the due-date check now',
-        description:
-          'What the server does every minute: due-soon and overdue notices, each sent once. Answers how many went out.',
-        response: { 200: noticeCheckSchema },
-      },
-    },
+    routeOptions('admin', {
+      operationId: 'checkDueAssignments',
+      summary: 'Run the due-date check now',
+      description:
+        'What the server does every minute: due-soon and overdue notices, each sent once. Answers how many went out.',
+      response: { 200: noticeCheckSchema },
+    }),
     async () => checkDueAssignments(db),
   );
 
   // ---- Learning paths ----
   app.get(
     '/paths',
-    {
-      config: { access: 'signedIn' },
-      schema: {
-        tags,
-        operationId: 'listPaths',
-        summary: 'List learning paths',
-        description: 'The learning paths by name (admins may ask for the archived ones too).',
-        querystring: pathListQuerySchema,
-        response: { 200: pathListSchema },
-      },
-    },
+    routeOptions('signedIn', {
+      operationId: 'listPaths',
+      summary: 'List learning paths',
+      description: 'The learning paths by name (admins may ask for the archived ones too).',
+      querystring: pathListQuerySchema,
+      response: { 200: pathListSchema },
+    }),
     async (request) => pathList(db, currentUser(request), request.query.archived),
   );
 
   app.post(
     '/paths',
-    {
-      config: { access: 'admin' },
-      schema: {
-        tags,
-        operationId: 'createPath',
-        summary: 'Create a learning path',
-        description:
-          'Published scenarios in order; `sequential` opens each when the one before is passed, `open` opens all (audited).',
-        body: pathInputSchema,
-        response: { 201: pathDetailSchema, ...errorResponses(404) },
-      },
-    },
+    routeOptions('admin', {
+      operationId: 'createPath',
+      summary: 'Create a learning path',
+      description:
+        'Published scenarios in order; `sequential` opens each when the one before is passed, `open` opens all (audited).',
+      body: pathInputSchema,
+      response: { 201: pathDetailSchema, ...errorResponses(404) },
+    }),
     async (request, reply) => reply.code(201).send(await createPath(db, currentUser(request), request.body)),
   );
 
   app.get(
     '/paths/:id',
-    {
-      config: { access: 'signedIn' },
-      schema: {
-        tags,
-        operationId: 'getPath',
-        summary: 'A learning path with my progress',
-        description:
-          "Its steps with the caller's state on each; the caller's certificate is issued the first time every step is passed.",
-        params: programmeIdParamsSchema,
-        response: { 200: pathDetailSchema, ...errorResponses(404) },
-      },
-    },
+    routeOptions('signedIn', {
+      operationId: 'getPath',
+      summary: 'A learning path with my progress',
+      description:
+        "Its steps with the caller's state on each; the caller's certificate is issued the first time every step is passed.",
+      params: programmeIdParamsSchema,
+      response: { 200: pathDetailSchema, ...errorResponses(404) },
+    }),
     async (request) => pathDetail(db, currentUser(request), request.params.id),
   );
 
   app.patch(
     '/paths/:id',
-    {
-      config: { access: 'admin' },
-      schema: {
-        tags,
-        operationId: 'updatePath',
-        summary: 'Change a learning path',
-        description: 'Name, description, unlock rule, scenarios, archived (audited).',
-        params: programmeIdParamsSchema,
-        body: updatePathSchema,
-        response: { 200: pathDetailSchema, ...errorResponses(404) },
-      },
-    },
+    routeOptions('admin', {
+      operationId: 'updatePath',
+      summary: 'Change a learning path',
+      description:
+        'Name, description, unlock rule, scenarios (added, removed, reordered), archived (audited). With `revision`, ' +
+        '409 when the path changed since that revision. Certificates already issued stay valid.',
+      params: programmeIdParamsSchema,
+      body: updatePathSchema,
+      response: { 200: pathDetailSchema, ...errorResponses(404, 409) },
+    }),
     async (request) => changePath(db, currentUser(request), request.params.id, request.body),
   );
 
   app.get(
     '/paths/:id/certificates',
-    {
-      config: { access: 'admin' },
-      schema: {
-        tags,
-        operationId: 'listPathCertificates',
-        summary: 'Certificates of a path',
-        description: 'Every certificate issued for the path, newest first.',
-        params: programmeIdParamsSchema,
-        response: { 200: certificateListSchema, ...errorResponses(404) },
-      },
-    },
+    routeOptions('admin', {
+      operationId: 'listPathCertificates',
+      summary: 'Certificates of a path',
+      description: 'Every certificate issued for the path, newest first.',
+      params: programmeIdParamsSchema,
+      response: { 200: certificateListSchema, ...errorResponses(404) },
+    }),
     async (request) => pathCertificates(db, request.params.id),
   );
 
   // ---- Certificates ----
   app.get(
     '/certificates/mine',
-    {
-      config: { access: 'signedIn' },
-      schema: {
-        tags,
-        operationId: 'listMyCertificates',
-        summary: 'My certificates',
-        description: "The caller's certificates, newest first.",
-        response: { 200: certificateListSchema },
-      },
-    },
+    routeOptions('signedIn', {
+      operationId: 'listMyCertificates',
+      summary: 'My certificates',
+      description: "The caller's certificates, newest first.",
+      response: { 200: certificateListSchema },
+    }),
     async (request) => myCertificates(db, currentUser(request)),
   );
 
   app.get(
     '/certificates/:id/pdf',
-    {
-      config: { access: 'signedIn' },
-      schema: {
-        tags,
-        operationId: 'downloadCertificate',
-        summary: 'A certificate as PDF',
-        description:
-          'The holder (or an admin) downloads it; it names the holder, the path, the date and its verification link.',
-        params: programmeIdParamsSchema,
-        response: {
-          200: fileResponse({ mediaType: 'application/pdf', filename: 'certificate.pdf', description: 'The PDF.' }),
-          ...errorResponses(404),
-        },
+    routeOptions('signedIn', {
+      operationId: 'downloadCertificate',
+      summary: 'A certificate as PDF',
+      description:
+        'The holder (or an admin) downloads it; it names the holder, the path, the date and its verification link.',
+      params: programmeIdParamsSchema,
+      response: {
+        200: fileResponse({ mediaType: 'application/pdf', filename: 'certificate.pdf', description: 'The PDF.' }),
+        ...errorResponses(404),
       },
-    },
+    }),
     async (request, reply) => {
       const row = await readableCertificate(db, currentUser(request), request.params.id);
       const body = await certificatePdf({
@@ -496,83 +426,64 @@ export const programmesRoutes: FastifyPluginAsyncZod<{ db: Db; noticeChecks?: bo
 
   app.post(
     '/certificates/:id/revoke',
-    {
-      config: { access: 'admin' },
-      schema: {
-        tags,
-        operationId: 'revokeCertificate',
-        summary: 'Revoke a certificate',
-        description: 'Its verification page says revoked from now on (audited).',
-        params: programmeIdParamsSchema,
-        response: { 200: certificateSchema, ...errorResponses(404) },
-      },
-    },
+    routeOptions('admin', {
+      operationId: 'revokeCertificate',
+      summary: 'Revoke a certificate',
+      description: 'Its verification page says revoked from now on (audited).',
+      params: programmeIdParamsSchema,
+      response: { 200: certificateSchema, ...errorResponses(404) },
+    }),
     async (request) => revoke(db, currentUser(request), request.params.id),
   );
 
   app.get(
     '/verify/:code',
-    {
-      config: { access: 'public' },
-      schema: {
-        tags,
-        operationId: 'verifyCertificate',
-        summary: 'Verify a certificate',
-        description: 'Without signing in: genuine (with holder, path and date), revoked (with when) or unknown.',
-        params: verifyCodeParamsSchema,
-        response: { 200: verificationSchema },
-      },
-    },
+    routeOptions('public', {
+      operationId: 'verifyCertificate',
+      summary: 'Verify a certificate',
+      description: 'Without signing in: genuine (with holder, path and date), revoked (with when) or unknown.',
+      params: verifyCodeParamsSchema,
+      response: { 200: verificationSchema },
+    }),
     async (request) => verify(db, request.params.code),
   );
 
   // ---- Remediation and item analysis ----
   app.get(
     '/remediation/mine',
-    {
-      config: { access: 'signedIn' },
-      schema: {
-        tags,
-        operationId: 'getMyRemediation',
-        summary: 'What I should practise',
-        description: "The caller's weakest techniques and skills and the published scenarios that train them.",
-        response: { 200: remediationSchema },
-      },
-    },
+    routeOptions('signedIn', {
+      operationId: 'getMyRemediation',
+      summary: 'What I should practise',
+      description: "The caller's weakest techniques and skills and the published scenarios that train them.",
+      response: { 200: remediationSchema },
+    }),
     async (request) => remediation(db, currentUser(request), currentUser(request).id),
   );
 
   app.get(
     '/remediation/:userId',
-    {
-      config: { access: 'admin' },
-      schema: {
-        tags,
-        operationId: 'getRemediation',
-        summary: 'What a trainee should practise',
-        description: "A trainee's weakest techniques and skills and the published scenarios that train them.",
-        params: remediationParamsSchema,
-        response: { 200: remediationSchema, ...errorResponses(404) },
-      },
-    },
+    routeOptions('admin', {
+      operationId: 'getRemediation',
+      summary: 'What a trainee should practise',
+      description: "A trainee's weakest techniques and skills and the published scenarios that train them.",
+      params: remediationParamsSchema,
+      response: { 200: remediationSchema, ...errorResponses(404) },
+    }),
     async (request) => remediation(db, currentUser(request), request.params.userId),
   );
 
   app.get(
     '/item-analysis/:id',
-    {
-      config: { access: 'admin' },
-      schema: {
-        tags,
-        operationId: 'getItemAnalysis',
-        summary: 'Item analysis of a scenario',
-        description:
-          'Per step: runs that reached it, first answers, mean first-answer credit, option choices, discrimination ' +
-          'index (top vs bottom 27 % of finished runs by score), median time; most attention first.',
-        params: programmeIdParamsSchema,
-        response: { 200: itemAnalysisSchema, ...errorResponses(404) },
-      },
-    },
-    async (request) => itemAnalysis(db, request.params.id),
+    routeOptions('admin', {
+      operationId: 'getItemAnalysis',
+      summary: 'Item analysis of a scenario version',
+      description:
+        'Per step of one version (`version`, by default the newest with runs; `versions` lists them with run counts): runs that reached it, first answers, mean first-answer credit, option choices, discrimination ' +
+        'index (top vs bottom 27 % of finished runs by score), median time; most attention first.',
+      params: programmeIdParamsSchema,
+      querystring: itemAnalysisQuerySchema,
+      response: { 200: itemAnalysisSchema, ...errorResponses(404) },
+    }),
+    async (request) => itemAnalysis(db, request.params.id, request.query.version),
   );
 };

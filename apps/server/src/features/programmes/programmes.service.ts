@@ -20,9 +20,10 @@ import type { z } from 'zod';
 import { nowIso } from '../../clock';
 import type { Db, DbOrTrx } from '../../db/database';
 import type { User } from '../../db/schema';
-import { badRequest, notFound } from '../../errors';
+import { badRequest, conflict, notFound } from '../../errors';
 import { recordAudit } from '../audit/audit.service';
 import { insertNotifications, notifyRecipients } from '../notifications/notifications.service';
+import { findUserById } from '../users/users.service';
 import { assignmentProgress, outcomesByUser } from './assignment-work';
 import {
   addMembers,
@@ -51,6 +52,7 @@ import {
   replacePathSteps,
   revokeCertificate,
   runsOf,
+  pathsWithScenario,
   searchTrainees,
   updateCohort,
   updatePath,
@@ -68,6 +70,7 @@ export const PROGRAMME_MESSAGES = {
   archivedPath: 'This learning path is archived: restore it first.',
   dueInPast: 'The due date is in the past: choose a later one.',
   notYours: 'You can only see your own certificates.',
+  stalePath: 'Someone changed this learning path since you opened it: reload it and make your change again.',
   alreadyRevoked: 'This certificate is already revoked.',
 } as const;
 
@@ -209,6 +212,7 @@ const pathSummaryOf = (row: Awaited<ReturnType<typeof listPaths>>[number]): Path
   unlock: row.unlock,
   scenarioCount: Number(row.scenario_count ?? 0),
   archived: row.archived_at !== null,
+  revision: Number(row.revision),
 });
 
 export async function pathList(db: Db, viewer: User, includeArchived: boolean): Promise<{ items: PathSummary[] }> {
@@ -232,30 +236,66 @@ export async function createPath(db: Db, admin: User, input: z.output<typeof pat
   return pathDetail(db, admin, id);
 }
 
+/**
+ * Edits a path: name, description, unlock rule, scenarios (added, removed, reordered), archived. With `revision`,
+ * a path changed since (another admin) is refused with 409 and nothing is written. Progress is never stored, so it
+ * follows the new steps at once; certificates already issued stay valid (docs/programmes.md, "Editing a path").
+ */
 export async function changePath(db: Db, admin: User, id: string, input: UpdatePathInput): Promise<PathDetail> {
   await db.transaction().execute(async (trx) => {
     const path = await findPath(trx, id);
     if (!path) throw notFound(PROGRAMME_MESSAGES.noPath);
+    if (input.revision !== undefined && input.revision !== path.revision) throw conflict(PROGRAMME_MESSAGES.stalePath);
+    const before = input.scenarioIds ? (await listPathSteps(trx, [id])).map((step) => step.scenario_id) : [];
     if (input.scenarioIds) {
       await requirePublishedScenarios(trx, input.scenarioIds);
       await replacePathSteps(trx, id, input.scenarioIds);
     }
     const at = nowIso();
-    await updatePath(trx, id, {
-      ...(input.name !== undefined ? { name: input.name } : {}),
-      ...(input.description !== undefined ? { description: input.description } : {}),
-      ...(input.unlock !== undefined ? { unlock: input.unlock } : {}),
-      ...(input.archived !== undefined ? { archived_at: input.archived ? (path.archived_at ?? at) : null } : {}),
-      updated_at: at,
-    });
+    const changed = await updatePath(
+      trx,
+      id,
+      {
+        ...(input.name !== undefined ? { name: input.name } : {}),
+        ...(input.description !== undefined ? { description: input.description } : {}),
+        ...(input.unlock !== undefined ? { unlock: input.unlock } : {}),
+        ...(input.archived !== undefined ? { archived_at: input.archived ? (path.archived_at ?? at) : null } : {}),
+        updated_at: at,
+      },
+      input.revision,
+    );
+    if (!changed) throw conflict(PROGRAMME_MESSAGES.stalePath);
     await recordAudit(trx, {
       actor: admin.email,
       action: 'update learning path',
-      details: input.name ?? path.name,
+      details: pathChanges(path, input, before).join('; ') || path.name,
       screen: 'Learning Paths',
     });
   });
   return pathDetail(db, admin, id);
+}
+
+/** What an edit changes, in words for the audit log. */
+function pathChanges(
+  path: { name: string; description: string; unlock: string; archived_at: string | null },
+  input: UpdatePathInput,
+  scenariosBefore: readonly string[],
+): string[] {
+  const after = input.scenarioIds ?? scenariosBefore;
+  const added = after.filter((scenarioId) => !scenariosBefore.includes(scenarioId));
+  const removed = scenariosBefore.filter((scenarioId) => !after.includes(scenarioId));
+  const kept = after.filter((scenarioId) => scenariosBefore.includes(scenarioId));
+  const reordered = kept.join() !== scenariosBefore.filter((scenarioId) => after.includes(scenarioId)).join();
+  return [
+    input.name !== undefined && input.name !== path.name ? `renamed "${path.name}" to "${input.name}"` : null,
+    input.description !== undefined && input.description !== path.description ? 'description changed' : null,
+    input.unlock !== undefined && input.unlock !== path.unlock ? `unlocking: ${input.unlock}` : null,
+    added.length > 0 ? `scenarios added: ${added.join(', ')}` : null,
+    removed.length > 0 ? `scenarios removed: ${removed.join(', ')}` : null,
+    input.scenarioIds && reordered ? 'scenarios reordered' : null,
+    input.archived === true && path.archived_at === null ? `archived "${path.name}"` : null,
+    input.archived === false && path.archived_at !== null ? `restored "${path.name}"` : null,
+  ].filter((entry): entry is string => entry !== null);
 }
 
 function certificateOf(row: CertificateRow): Certificate {
@@ -271,21 +311,31 @@ function certificateOf(row: CertificateRow): Certificate {
   };
 }
 
-/** The path with the viewer's progress; issues their certificate the first time every step is passed. */
+/** Which of the path's steps the user has passed (whenever), from their runs of its scenarios. */
+async function pathProgress(db: DbOrTrx, userId: string, pathId: string) {
+  const steps = await listPathSteps(db, [pathId]);
+  const runs = await runsOf(
+    db,
+    [userId],
+    steps.map((step) => step.scenario_id),
+  );
+  const outcomes = outcomesByUser(runs).get(userId);
+  const passed = steps.map((step) => (outcomes?.get(step.scenario_id) ?? []).some((run) => run.passed));
+  return { steps, outcomes, passed, complete: steps.length > 0 && passed.every(Boolean) };
+}
+
+/**
+ * The path with the viewer's progress. A certificate is issued when the run that completes the path ends
+ * (`awardCertificates`); reading the path issues it too when that was missed (a path edited so that the viewer
+ * has now passed every step).
+ */
 export async function pathDetail(db: Db, viewer: User, id: string): Promise<PathDetail> {
   const path = await findPath(db, id);
   if (!path || (path.archived_at !== null && viewer.role !== 'admin')) throw notFound(PROGRAMME_MESSAGES.noPath);
-  const steps = await listPathSteps(db, [id]);
-  const runs = await runsOf(
-    db,
-    [viewer.id],
-    steps.map((step) => step.scenario_id),
-  );
-  const outcomes = outcomesByUser(runs).get(viewer.id);
-  const passed = steps.map((step) => (outcomes?.get(step.scenario_id) ?? []).some((run) => run.passed));
+  const { steps, outcomes, passed, complete } = await pathProgress(db, viewer.id, id);
   const states = pathStepStates(path.unlock, passed);
   let certificate = await findCertificateOf(db, viewer.id, id);
-  if (!certificate && steps.length > 0 && passed.every(Boolean)) certificate = await issueCertificate(db, viewer, path);
+  if (!certificate && complete && path.archived_at === null) certificate = await issueCertificate(db, viewer, path);
   return {
     ...pathSummaryOf({ ...path, scenario_count: steps.length }),
     steps: steps.map((step, index) => {
@@ -308,6 +358,23 @@ export async function pathDetail(db: Db, viewer: User, id: string): Promise<Path
   };
 }
 
+/**
+ * A run of this scenario settled (plugins/run-events.ts): for each path (not archived) holding the scenario that
+ * the user has now completed and holds no certificate for, issue it and ring their bell.
+ */
+export async function awardCertificates(db: Db, userId: string, scenarioId: string): Promise<void> {
+  const candidates = await pathsWithScenario(db, scenarioId);
+  if (candidates.length === 0) return;
+  let user: User | undefined;
+  for (const path of candidates) {
+    if (await findCertificateOf(db, userId, path.id)) continue;
+    if (!(await pathProgress(db, userId, path.id)).complete) continue;
+    user ??= await findUserById(db, userId);
+    if (!user) return;
+    await issueCertificate(db, user, path);
+  }
+}
+
 async function issueCertificate(db: Db, user: User, path: { id: string; name: string }): Promise<CertificateRow> {
   const row: CertificateRow = {
     id: randomUUID(),
@@ -326,7 +393,7 @@ async function issueCertificate(db: Db, user: User, path: { id: string; name: st
     if (issued)
       await insertNotifications(trx, [user.id], {
         kind: 'certificate',
-        message: `You completed the learning path "${path.name}": your certificate is ready.`,
+        message: `Certificate earned: you completed the learning path "${path.name}". Download it or share its verification link.`,
         link: `/paths/${path.id}`,
         subjectId: row.id,
       });

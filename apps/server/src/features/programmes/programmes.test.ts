@@ -468,6 +468,107 @@ describe('training programmes', () => {
       expect((await call('GET', `/api/paths/${pathId}/certificates`)).json().items).toHaveLength(1);
     });
 
+    it('issues the certificate and rings the bell as the run that completes the path ends', async () => {
+      const trainee = await t.userWithSession('student', { first_name: 'Zoë', last_name: 'Łukasiewicz' });
+      const only = await insertScenario(t.db, { name: 'Last step' });
+      const pathId = (
+        await call('POST', '/api/paths', { name: 'One to go', scenarioIds: [first.id, only.id], unlock: 'open' })
+      ).json().id as string;
+      await playRight(first, trainee.cookie);
+      expect((await call('GET', '/api/certificates/mine', undefined, trainee.cookie)).json().items).toEqual([]);
+
+      // The path page is never read: the last run's end issues the certificate.
+      await playRight(only, trainee.cookie);
+      const certificates = (await call('GET', '/api/certificates/mine', undefined, trainee.cookie)).json().items;
+      expect(certificates).toEqual([
+        expect.objectContaining({ pathId, pathName: 'One to go', holderName: 'Zoë Łukasiewicz', revokedAt: null }),
+      ]);
+      const bell = await t.db
+        .selectFrom('notifications')
+        .select(['kind', 'message', 'link'])
+        .where('recipient_id', '=', trainee.user.id)
+        .where('kind', '=', 'certificate')
+        .execute();
+      expect(bell).toEqual([
+        {
+          kind: 'certificate',
+          message: expect.stringContaining('Certificate earned: you completed the learning path "One to go"'),
+          link: `/paths/${pathId}`,
+        },
+      ]);
+      // Playing it again issues no second certificate and no second notice.
+      await playRight(only, trainee.cookie);
+      expect((await call('GET', '/api/certificates/mine', undefined, trainee.cookie)).json().items).toHaveLength(1);
+      const notices = await t.db
+        .selectFrom('notifications')
+        .select('id')
+        .where('recipient_id', '=', trainee.user.id)
+        .where('kind', '=', 'certificate')
+        .execute();
+      expect(notices).toHaveLength(1);
+    });
+
+    it('edits a path: name, unlock rule, scenarios added, removed and reordered, audited; a stale edit is refused', async () => {
+      const third = await insertScenario(t.db, { name: 'Path three' });
+      const trainee = await t.userWithSession('student');
+      const created = (
+        await call('POST', '/api/paths', { name: 'To edit', scenarioIds: [first.id, second.id] })
+      ).json() as PathDetail;
+      expect(created.revision).toBe(1);
+      await playRight(first, trainee.cookie);
+      await playRight(second, trainee.cookie);
+      const earned = (await call('GET', `/api/paths/${created.id}`, undefined, trainee.cookie)).json() as PathDetail;
+      expect(earned.certificate).not.toBeNull();
+
+      const edited = await call('PATCH', `/api/paths/${created.id}`, {
+        revision: 1,
+        name: 'Edited path',
+        description: 'Now three cases',
+        unlock: 'open',
+        scenarioIds: [third.id, second.id],
+      });
+      expect(edited.statusCode, edited.body).toBe(200);
+      expect(edited.json()).toMatchObject({
+        name: 'Edited path',
+        description: 'Now three cases',
+        unlock: 'open',
+        revision: 2,
+        steps: [{ scenarioId: third.id }, { scenarioId: second.id }],
+      });
+      const audit = await t.db
+        .selectFrom('audit_log')
+        .select('details')
+        .where('action', '=', 'update learning path')
+        .orderBy('id', 'desc')
+        .executeTakeFirstOrThrow();
+      expect(audit.details).toContain('renamed "To edit" to "Edited path"');
+      expect(audit.details).toContain(`scenarios added: ${third.id}`);
+      expect(audit.details).toContain(`scenarios removed: ${first.id}`);
+
+      // Someone else's edit from revision 1 changes nothing.
+      const stale = await call('PATCH', `/api/paths/${created.id}`, { revision: 1, name: 'Lost edit' });
+      expect(stale.statusCode).toBe(409);
+      expect(stale.json().error).toMatch(/changed this learning path since you opened it/);
+      expect(((await call('GET', `/api/paths/${created.id}`)).json() as PathDetail).name).toBe('Edited path');
+      expect(
+        (await call('PATCH', `/api/paths/${created.id}`, { revision: 2, scenarioIds: [third.id, third.id] }))
+          .statusCode,
+      ).toBe(400);
+      expect((await call('PATCH', `/api/paths/${created.id}`, { revision: 2, scenarioIds: [] })).json().error).toBe(
+        'A path has at least one scenario.',
+      );
+      expect(((await call('GET', `/api/paths/${created.id}`)).json() as PathDetail).revision).toBe(2);
+
+      // Progress follows the new steps; the certificate already issued stays valid.
+      const after = (await call('GET', `/api/paths/${created.id}`, undefined, trainee.cookie)).json() as PathDetail;
+      expect(after.steps.map((step) => step.state)).toEqual(['open', 'passed']);
+      expect(after.certificate!.code).toBe(earned.certificate!.code);
+      expect((await t.request({ method: 'GET', url: `/api/verify/${earned.certificate!.code}` })).json().status).toBe(
+        'genuine',
+      );
+      expect((await call('PATCH', `/api/paths/${created.id}`, { name: 'x' }, trainee.cookie)).statusCode).toBe(403);
+    });
+
     it('opens every step of an open path, and changes paths', async () => {
       const created = (
         await call('POST', '/api/paths', { name: 'Free order', unlock: 'open', scenarioIds: [first.id, second.id] })
@@ -638,6 +739,100 @@ describe('training programmes', () => {
       expect(easy.flags).toEqual(['unused_distractor']);
       expect(analysis.steps[0]!.stepId).toBe('tricky');
       expect((await call('GET', '/api/item-analysis/ghost')).statusCode).toBe(404);
+    });
+
+    it('analyses one version at a time: the newest with runs by default, any other when asked', async () => {
+      const scenario = await insertScenario(t.db, {
+        name: 'Versioned',
+        steps: [{ id: 'old-step', options: ['a', 'b'] }, { id: 'kept' }],
+      });
+      const users = await Promise.all(Array.from({ length: 3 }, () => t.createUser()));
+      const pin = (runId: string, versionId: string) =>
+        t.db.updateTable('runs').set({ version_id: versionId }).where('id', '=', runId).execute();
+      for (const user of users) {
+        const run = await insertRun(t.db, {
+          user,
+          scenario,
+          decisions: [
+            { stepId: 'old-step', correct: false, optionIndex: 1 },
+            { stepId: 'kept', correct: true },
+          ],
+        });
+        await pin(run.id, `${scenario.id}@v1`);
+      }
+      // Version 2 replaces "old-step" by "new-step" with three options.
+      const v2 = {
+        ...scenario.definition,
+        steps: [
+          { ...scenario.definition.steps[0]!, id: 'new-step', options: [{ text: 'x' }, { text: 'y' }, { text: 'z' }] },
+          scenario.definition.steps[1]!,
+        ],
+      };
+      const now = new Date().toISOString();
+      await t.db
+        .updateTable('scenario_versions')
+        .set({ state: 'superseded' })
+        .where('id', '=', `${scenario.id}@v1`)
+        .execute();
+      await t.db
+        .insertInto('scenario_versions')
+        .values({
+          id: `${scenario.id}@v2`,
+          scenario_id: scenario.id,
+          number: 2,
+          state: 'published',
+          revision: 1,
+          definition: JSON.stringify(v2),
+          based_on: 1,
+          summary: '1 step replaced',
+          source_hash: null,
+          created_by: null,
+          created_at: now,
+          saved_by: null,
+          saved_at: now,
+          published_by: null,
+          published_at: now,
+        })
+        .execute();
+      await t.db
+        .updateTable('scenarios')
+        .set({ current_version_id: `${scenario.id}@v2`, definition: JSON.stringify(v2) })
+        .where('id', '=', scenario.id)
+        .execute();
+
+      // No run on version 2 yet: version 1 is analysed, with its own steps.
+      const before = (await call('GET', `/api/item-analysis/${scenario.id}`)).json() as ItemAnalysis;
+      expect(before.version).toMatchObject({ number: 1, state: 'superseded', runs: 3 });
+      expect(before.versions.map((version) => [version.number, version.runs])).toEqual([
+        [2, 0],
+        [1, 3],
+      ]);
+      expect(before.steps.map((step) => step.stepId).sort()).toEqual(['kept', 'old-step']);
+
+      // A run on version 2 (one that records no version plays the current one).
+      await insertRun(t.db, {
+        user: users[0]!,
+        scenario,
+        decisions: [
+          { stepId: 'new-step', correct: false, optionIndex: 2 },
+          { stepId: 'kept', correct: true },
+        ],
+      });
+      const latest = (await call('GET', `/api/item-analysis/${scenario.id}`)).json() as ItemAnalysis;
+      expect(latest).toMatchObject({ version: { number: 2, runs: 1 }, runs: 1, finishedRuns: 1 });
+      const newStep = latest.steps.find((step) => step.stepId === 'new-step')!;
+      expect(newStep.options.map((option) => [option.text, option.chosen])).toEqual([
+        ['x', 0],
+        ['y', 0],
+        ['z', 1],
+      ]);
+      expect(latest.steps.some((step) => step.stepId === 'old-step')).toBe(false);
+
+      const first = (await call('GET', `/api/item-analysis/${scenario.id}?version=1`)).json() as ItemAnalysis;
+      expect(first).toMatchObject({ version: { number: 1 }, runs: 3 });
+      expect(first.steps.find((step) => step.stepId === 'old-step')).toMatchObject({ answered: 3, meanCredit: 0 });
+      expect((await call('GET', `/api/item-analysis/${scenario.id}?version=9`)).statusCode).toBe(404);
+      expect((await call('GET', `/api/item-analysis/${scenario.id}?version=first`)).statusCode).toBe(400);
     });
   });
 });

@@ -62,6 +62,11 @@ export const reviewsRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db
         response: { 200: reviewDetailSchema, ...errorResponses(404, 409) },
       },
     },
-    async (request) => gradeReview(db, currentUser(request), request.params.id, request.body),
+    async (request) => {
+      const graded = await gradeReview(db, currentUser(request), request.params.id, request.body);
+      // The grade may turn the run into a pass (plugins/run-events.ts).
+      await app.runEvents.settled({ runId: graded.runId, userId: graded.trainee.id, scenarioId: graded.scenarioId });
+      return graded;
+    },
   );
 };

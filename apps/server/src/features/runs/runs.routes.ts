@@ -10,6 +10,7 @@ import {
   runIdParamsSchema,
   runResponseSchema,
   startRunInputSchema,
+  type RunState,
 } from '@tradecraft/shared';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/database';
@@ -43,6 +44,10 @@ export const runsRoutes: FastifyPluginAsyncZod<{ db: Db; runStartsPerMinute: num
   { db, runStartsPerMinute },
 ) => {
   const startLimit = runStartsLimit(runStartsPerMinute);
+  // A finished run may complete something elsewhere (a learning path's certificate): plugins/run-events.ts.
+  // Only the run's owner moves on or ends it.
+  const settled = (userId: string, run: RunState) =>
+    app.runEvents.settled({ runId: run.id, userId, scenarioId: run.scenarioId });
   const practiceLimit = practiceStartsLimit(runStartsPerMinute);
   app.post(
     '',
@@ -220,7 +225,12 @@ export const runsRoutes: FastifyPluginAsyncZod<{ db: Db; runStartsPerMinute: num
         response: { 200: runResponseSchema, ...errorResponses(404, 409, 410) },
       },
     },
-    async (request) => ({ run: await moveOn(db, currentUser(request), request.params.id) }),
+    async (request) => {
+      const user = currentUser(request);
+      const run = await moveOn(db, user, request.params.id);
+      if (run.status !== 'in_progress') await settled(user.id, run);
+      return { run };
+    },
   );
 
   app.post(
@@ -237,6 +247,11 @@ export const runsRoutes: FastifyPluginAsyncZod<{ db: Db; runStartsPerMinute: num
         response: { 200: runResponseSchema, ...errorResponses(404, 409, 410) },
       },
     },
-    async (request) => ({ run: await endRun(db, currentUser(request), request.params.id) }),
+    async (request) => {
+      const user = currentUser(request);
+      const run = await endRun(db, user, request.params.id);
+      await settled(user.id, run);
+      return { run };
+    },
   );
 };
