@@ -19,8 +19,8 @@ export function usePaths(archived = false) {
 }
 
 export const getPath = (id: string) => api.get<PathDetail>(`/api/paths/${encodeURIComponent(id)}`);
-export function usePath(id: string) {
-  return useQuery({ queryKey: [...pathsQueryKey, 'detail', id], queryFn: () => getPath(id) });
+export function usePath(id: string, enabled = true) {
+  return useQuery({ queryKey: [...pathsQueryKey, 'detail', id], queryFn: () => getPath(id), enabled });
 }
 
 export const getPathCertificates = (id: string) =>

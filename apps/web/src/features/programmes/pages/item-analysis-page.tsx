@@ -44,6 +44,7 @@ function Analysis({ analysis }: { analysis: ItemAnalysis }) {
   return (
     <Stack gap="md">
       <Text>
+        {analysis.version ? `Version ${analysis.version.number}: ` : ''}
         {analysis.runs} {analysis.runs === 1 ? 'run' : 'runs'}, {analysis.finishedRuns} finished.{' '}
         {analysis.groupSize > 0
           ? `Discrimination compares the top ${analysis.groupSize} and bottom ${analysis.groupSize} finished runs by score (27 % each).`
@@ -125,11 +126,32 @@ function Analysis({ analysis }: { analysis: ItemAnalysis }) {
   );
 }
 
+const versionLabel = (version: ItemAnalysis['versions'][number]) =>
+  `Version ${version.number}${version.state === 'published' ? ' (current)' : ''} · ${version.runs} ${version.runs === 1 ? 'run' : 'runs'}`;
+
+/** Steps and options differ between versions: the analysis reads one at a time. */
+function VersionSelect({ analysis, onChange }: { analysis: ItemAnalysis; onChange: (version: number) => void }) {
+  if (analysis.versions.length === 0) return null;
+  return (
+    <Select
+      label="Version"
+      description="Each version has its own steps and options; the newest version with runs is shown first."
+      data={analysis.versions.map((version) => ({ value: String(version.number), label: versionLabel(version) }))}
+      value={analysis.version ? String(analysis.version.number) : null}
+      onChange={(value) => value && onChange(Number(value))}
+      allowDeselect={false}
+      maw={480}
+    />
+  );
+}
+
 export default function ItemAnalysisPage() {
   const [params, setParams] = useSearchParams();
   const scenarioId = params.get('scenario');
+  const versionParam = Number(params.get('version'));
+  const version = Number.isInteger(versionParam) && versionParam > 0 ? versionParam : null;
   const scenarios = useScenarioChoices();
-  const analysis = useItemAnalysis(scenarioId);
+  const analysis = useItemAnalysis(scenarioId, version);
   return (
     <Stack gap="lg">
       <div>
@@ -149,6 +171,12 @@ export default function ItemAnalysisPage() {
         searchable
         maw={480}
       />
+      {scenarioId !== null && analysis.data && (
+        <VersionSelect
+          analysis={analysis.data}
+          onChange={(number) => setParams({ scenario: scenarioId, version: String(number) })}
+        />
+      )}
       {scenarioId === null ? (
         <Text c="dimmed">Choose a scenario.</Text>
       ) : analysis.isPending ? (
@@ -165,7 +193,7 @@ export default function ItemAnalysisPage() {
           radius="md"
           p="md"
           component="section"
-          aria-label={`Item analysis of ${analysis.data.scenario.name}`}
+          aria-label={`Item analysis of ${analysis.data.scenario.name}${analysis.data.version ? `, version ${analysis.data.version.number}` : ''}`}
         >
           <Analysis analysis={analysis.data} />
         </Paper>

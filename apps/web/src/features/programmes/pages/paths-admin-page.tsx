@@ -19,22 +19,61 @@ import {
   Title,
 } from '@mantine/core';
 import { IconArrowDown, IconArrowUp } from '@tabler/icons-react';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../../lib/paths';
 import { LoadError } from '../../../ui/load-error';
 import { useScenarioChoices } from '../api/assignments';
-import { useCreatePath, usePathCertificates, usePaths, useRevokeCertificate, useUpdatePath } from '../api/paths';
+import { ApiError } from '../../../lib/api-client';
+import {
+  useCreatePath,
+  usePath,
+  usePathCertificates,
+  usePaths,
+  useRevokeCertificate,
+  useUpdatePath,
+} from '../api/paths';
 import { formatWhen } from '../components/status-badge';
 
-function NewPath() {
+interface PathFields {
+  name: string;
+  description: string;
+  unlock: 'sequential' | 'open';
+  scenarioIds: string[];
+}
+
+/**
+ * The fields of a learning path: name, description, unlocking, and its scenarios in order (picked, removed with
+ * the picker, reordered with the arrows). Creating and editing share it.
+ */
+function PathForm({
+  initial,
+  idPrefix,
+  submitLabel,
+  pending,
+  error,
+  onSubmit,
+  children,
+}: {
+  initial: PathFields;
+  idPrefix: string;
+  submitLabel: string;
+  pending: boolean;
+  error: Error | null;
+  onSubmit: (fields: PathFields, reset: () => void) => void;
+  children?: ReactNode;
+}) {
   const scenarios = useScenarioChoices();
-  const create = useCreatePath();
-  const [name, setName] = useState('');
-  const [description, setDescription] = useState('');
-  const [unlock, setUnlock] = useState<'sequential' | 'open'>('sequential');
-  const [scenarioIds, setScenarioIds] = useState<string[]>([]);
+  const [name, setName] = useState(initial.name);
+  const [description, setDescription] = useState(initial.description);
+  const [unlock, setUnlock] = useState(initial.unlock);
+  const [scenarioIds, setScenarioIds] = useState(initial.scenarioIds);
   const labels = new Map((scenarios.data ?? []).map((choice) => [choice.value, choice.label]));
+  // A scenario of the path that is no longer published still shows (by id) until it is removed.
+  const choices = [
+    ...(scenarios.data ?? []),
+    ...scenarioIds.filter((id) => !labels.has(id)).map((id) => ({ value: id, label: id })),
+  ];
   const move = (index: number, by: number) =>
     setScenarioIds((list) => {
       const next = [...list];
@@ -44,97 +83,165 @@ function NewPath() {
     });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    create.mutate(
-      { name, description, unlock, scenarioIds },
-      {
-        onSuccess: () => {
-          setName('');
-          setDescription('');
-          setScenarioIds([]);
-        },
-      },
-    );
+    onSubmit({ name, description, unlock, scenarioIds }, () => {
+      setName('');
+      setDescription('');
+      setScenarioIds([]);
+    });
   };
   return (
-    <Paper withBorder radius="md" p="md" component="form" onSubmit={submit} aria-labelledby="new-path-heading">
+    <Stack gap="sm" component="form" onSubmit={submit}>
+      <TextInput
+        label="Name"
+        value={name}
+        onChange={(event) => setName(event.currentTarget.value)}
+        required
+        maxLength={120}
+      />
+      <Textarea
+        label="Description"
+        value={description}
+        onChange={(event) => setDescription(event.currentTarget.value)}
+        maxLength={2000}
+        autosize
+        minRows={2}
+      />
+      <Stack gap={4}>
+        <Text size="sm" fw={500} id={`${idPrefix}-unlock-label`}>
+          Unlocking
+        </Text>
+        <SegmentedControl
+          aria-labelledby={`${idPrefix}-unlock-label`}
+          value={unlock}
+          onChange={(value) => setUnlock(value as 'sequential' | 'open')}
+          data={[
+            { value: 'sequential', label: 'One after another' },
+            { value: 'open', label: 'All open' },
+          ]}
+        />
+      </Stack>
+      <MultiSelect
+        label="Scenarios (in the order picked)"
+        data={choices}
+        value={scenarioIds}
+        onChange={setScenarioIds}
+        searchable
+        required
+      />
+      {scenarioIds.length > 1 && (
+        <Stack gap={4} component="ol" style={{ margin: 0, paddingLeft: 20 }} aria-label="Order of the scenarios">
+          {scenarioIds.map((id, index) => (
+            <li key={id}>
+              <Group gap="xs" wrap="nowrap">
+                <Text size="sm">{labels.get(id) ?? id}</Text>
+                <ActionIcon
+                  variant="subtle"
+                  size="sm"
+                  disabled={index === 0}
+                  onClick={() => move(index, -1)}
+                  aria-label={`Move ${labels.get(id) ?? id} up`}
+                >
+                  <IconArrowUp size={14} aria-hidden />
+                </ActionIcon>
+                <ActionIcon
+                  variant="subtle"
+                  size="sm"
+                  disabled={index === scenarioIds.length - 1}
+                  onClick={() => move(index, 1)}
+                  aria-label={`Move ${labels.get(id) ?? id} down`}
+                >
+                  <IconArrowDown size={14} aria-hidden />
+                </ActionIcon>
+              </Group>
+            </li>
+          ))}
+        </Stack>
+      )}
+      {error && <Alert color="red">{error.message}</Alert>}
+      {children}
+      <Group>
+        <Button type="submit" loading={pending} disabled={scenarioIds.length === 0 || !name.trim()}>
+          {submitLabel}
+        </Button>
+      </Group>
+    </Stack>
+  );
+}
+
+function NewPath() {
+  const create = useCreatePath();
+  return (
+    <Paper withBorder radius="md" p="md" component="section" aria-labelledby="new-path-heading">
       <Stack gap="sm">
         <Title order={2} size="h3" id="new-path-heading">
           New learning path
         </Title>
-        <TextInput
-          label="Name"
-          value={name}
-          onChange={(event) => setName(event.currentTarget.value)}
-          required
-          maxLength={120}
+        <PathForm
+          idPrefix="new-path"
+          initial={{ name: '', description: '', unlock: 'sequential', scenarioIds: [] }}
+          submitLabel="Create path"
+          pending={create.isPending}
+          error={create.error}
+          onSubmit={(fields, reset) => create.mutate(fields, { onSuccess: reset })}
         />
-        <Textarea
-          label="Description"
-          value={description}
-          onChange={(event) => setDescription(event.currentTarget.value)}
-          maxLength={2000}
-          autosize
-          minRows={2}
-        />
-        <Stack gap={4}>
-          <Text size="sm" fw={500} id="unlock-label">
-            Unlocking
-          </Text>
-          <SegmentedControl
-            aria-labelledby="unlock-label"
-            value={unlock}
-            onChange={(value) => setUnlock(value as 'sequential' | 'open')}
-            data={[
-              { value: 'sequential', label: 'One after another' },
-              { value: 'open', label: 'All open' },
-            ]}
-          />
-        </Stack>
-        <MultiSelect
-          label="Scenarios (in the order picked)"
-          data={scenarios.data ?? []}
-          value={scenarioIds}
-          onChange={setScenarioIds}
-          searchable
-          required
-        />
-        {scenarioIds.length > 1 && (
-          <Stack gap={4} component="ol" style={{ margin: 0, paddingLeft: 20 }} aria-label="Order of the scenarios">
-            {scenarioIds.map((id, index) => (
-              <li key={id}>
-                <Group gap="xs">
-                  <Text size="sm">{labels.get(id) ?? id}</Text>
-                  <ActionIcon
-                    variant="subtle"
-                    size="sm"
-                    disabled={index === 0}
-                    onClick={() => move(index, -1)}
-                    aria-label={`Move ${labels.get(id) ?? id} up`}
-                  >
-                    <IconArrowUp size={14} aria-hidden />
-                  </ActionIcon>
-                  <ActionIcon
-                    variant="subtle"
-                    size="sm"
-                    disabled={index === scenarioIds.length - 1}
-                    onClick={() => move(index, 1)}
-                    aria-label={`Move ${labels.get(id) ?? id} down`}
-                  >
-                    <IconArrowDown size={14} aria-hidden />
-                  </ActionIcon>
-                </Group>
-              </li>
-            ))}
-          </Stack>
-        )}
-        {create.error && <Alert color="red">{create.error.message}</Alert>}
-        <Group>
-          <Button type="submit" loading={create.isPending} disabled={scenarioIds.length === 0 || !name.trim()}>
-            Create path
-          </Button>
-        </Group>
       </Stack>
     </Paper>
+  );
+}
+
+/**
+ * Edits a path from the revision it was opened at: someone else's change meanwhile is refused (409) and the form
+ * offers to reload. Trainees' progress follows the new steps; certificates already issued stay valid.
+ */
+function EditPath({ pathId, onClose }: { pathId: string | null; onClose: () => void }) {
+  const path = usePath(pathId ?? '', pathId !== null);
+  const update = useUpdatePath();
+  const stale = update.error instanceof ApiError && update.error.status === 409;
+  return (
+    <Modal opened={pathId !== null} onClose={onClose} title="Edit learning path" size="lg">
+      {path.isPending ? (
+        <Skeleton height={240} />
+      ) : path.isError ? (
+        <LoadError title="The path could not be loaded" error={path.error} onRetry={() => void path.refetch()} />
+      ) : (
+        <Stack gap="sm">
+          <Text size="sm" c="dimmed">
+            Trainees&apos; progress follows the new list of scenarios at once (a scenario added must be passed, one
+            removed no longer counts). Certificates already issued stay valid.
+          </Text>
+          <PathForm
+            key={`${path.data.id}@${path.data.revision}`}
+            idPrefix="edit-path"
+            initial={{
+              name: path.data.name,
+              description: path.data.description,
+              unlock: path.data.unlock,
+              scenarioIds: path.data.steps.map((step) => step.scenarioId),
+            }}
+            submitLabel="Save changes"
+            pending={update.isPending}
+            error={update.error}
+            onSubmit={(fields) =>
+              update.mutate({ id: path.data.id, revision: path.data.revision, ...fields }, { onSuccess: onClose })
+            }
+          >
+            {stale && (
+              <Group>
+                <Button
+                  variant="light"
+                  onClick={() => {
+                    update.reset();
+                    void path.refetch();
+                  }}
+                >
+                  Reload the path (your changes are dropped)
+                </Button>
+              </Group>
+            )}
+          </PathForm>
+        </Stack>
+      )}
+    </Modal>
   );
 }
 
@@ -198,6 +305,7 @@ export default function PathsAdminPage() {
   const learningPaths = usePaths(true);
   const update = useUpdatePath();
   const [shown, setShown] = useState<PathSummary | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
   return (
     <Stack gap="lg">
       <div>
@@ -246,13 +354,23 @@ export default function PathsAdminPage() {
                     <Table.Td>{path.unlock === 'sequential' ? 'One after another' : 'All open'}</Table.Td>
                     <Table.Td>
                       <Group gap="xs">
+                        <Button
+                          size="compact-xs"
+                          variant="light"
+                          onClick={() => setEditing(path.id)}
+                          aria-label={`Edit ${path.name}`}
+                        >
+                          Edit
+                        </Button>
                         <Button size="compact-xs" variant="light" onClick={() => setShown(path)}>
                           Certificates
                         </Button>
                         <Button
                           size="compact-xs"
                           variant="subtle"
-                          onClick={() => update.mutate({ id: path.id, archived: !path.archived })}
+                          onClick={() =>
+                            update.mutate({ id: path.id, revision: path.revision, archived: !path.archived })
+                          }
                         >
                           {path.archived ? 'Restore' : 'Archive'}
                         </Button>
@@ -265,7 +383,9 @@ export default function PathsAdminPage() {
           </Table.ScrollContainer>
         )}
       </Stack>
+      {update.error && <Alert color="red">{update.error.message}</Alert>}
       <Certificates path={shown} onClose={() => setShown(null)} />
+      <EditPath pathId={editing} onClose={() => setEditing(null)} />
     </Stack>
   );
 }
