@@ -123,6 +123,16 @@ test('an admin groups a trainee and assigns a path with a due date; the trainee 
   await card.getByRole('link', { name: `Start ${second.name}` }).click();
   await playOpened(traineePage, second);
 
+  // The run that completes the path earned the certificate as it ended: the bell says so before any path page.
+  await traineePage.getByRole('button', { name: /^Notifications, [1-9]\d* unread$/ }).click();
+  const notice = traineePage.getByText(`Certificate earned: you completed the learning path "${pathName}"`, {
+    exact: false,
+  });
+  await expect(notice).toBeVisible();
+  // Its "Open" link leads to the path page.
+  await traineePage.locator('div', { has: notice }).last().getByRole('link', { name: 'Open' }).click();
+  await expect(traineePage).toHaveURL(new RegExp(`/paths/${pathId}$`));
+
   // The path page shows it complete, with the certificate and its verification link.
   await traineePage.goto(`/paths/${pathId}`);
   await expect(traineePage.getByText('2 of 2 passed')).toBeVisible({ timeout: 20_000 });
@@ -193,6 +203,68 @@ test('a trainee whose assignment passes its due date is told it is overdue, and 
   await expect(steps.getByRole('row', { name: new RegExp(`Scope it \\(${first.name}\\)`) })).toContainText(
     `Scope every mailbox (${first.name}): 1 / 0`,
   );
+  const versions = page.getByRole('combobox', { name: 'Version' });
+  await expect(versions).toHaveValue('Version 1 (current) · 1 run');
   await expectAccessible(page);
   await shoot(page, 'item-analysis');
+
+  // A second version of the drill, with other options: the analysis reads one version at a time.
+  const author = await adminApi();
+  await author.post('/api/sim/upload-scenario', {
+    multipart: {
+      file: {
+        name: `${first.id}.yaml`,
+        mimeType: 'application/yaml',
+        buffer: Buffer.from(oneStep(first.id, first.name).replace('Ignore it', 'Wait and see')),
+      },
+    },
+  });
+  const draft = (await (await author.get(`/api/sim/${first.id}/draft`)).json()) as { revision: number };
+  expect((await author.post(`/api/sim/${first.id}/publish`, { data: { revision: draft.revision } })).ok()).toBe(true);
+  await author.dispose();
+  await page.reload();
+  // Version 2 has no runs yet: version 1 (the newest with runs) stays the one shown; the selector offers both.
+  await expect(versions).toHaveValue('Version 1 · 1 run');
+  await versions.click();
+  await page.getByRole('option', { name: 'Version 2 (current) · 0 runs' }).click();
+  await expect(page.getByText('Version 2: 0 runs, 0 finished.')).toBeVisible();
+  await expect(steps.getByRole('row', { name: new RegExp(`Scope it \\(${first.name}\\)`) })).toContainText(
+    `Wait and see (${first.name}): 0 / 0`,
+  );
+  await expect(page).toHaveURL(/version=2/);
+});
+
+test('an admin edits the path: renamed, reordered, all open; the certificate already issued stays valid', async ({
+  page,
+}) => {
+  await signInAsAdmin(page);
+  await page.goto('/admin/paths');
+  await expect(page.getByRole('heading', { level: 1, name: 'Learning paths' })).toBeVisible({ timeout: 20_000 });
+  await page.getByRole('button', { name: `Edit ${pathName}` }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit learning path' });
+  await expect(dialog.getByLabel('Name')).toHaveValue(pathName);
+  await dialog.getByLabel('Name').fill(`${pathName} (edited)`);
+  await dialog.getByText('All open').click();
+  await expect(dialog.getByRole('radio', { name: 'All open' })).toBeChecked();
+  await dialog.getByRole('button', { name: `Move ${second.name} up` }).click();
+  const order = dialog.getByRole('list', { name: 'Order of the scenarios' });
+  await expect(order.getByRole('listitem').first()).toContainText(second.name);
+  await expectAccessible(page);
+  await shoot(page, 'path-edit');
+  await dialog.getByRole('button', { name: 'Save changes' }).click();
+  await expect(dialog).toBeHidden();
+  const row = page.getByRole('row', { name: new RegExp(`${pathName} \\(edited\\)`) });
+  await expect(row).toContainText('All open');
+
+  // The trainee's path page follows the new order; their certificate is still genuine.
+  await page.goto(`/paths/${pathId}`);
+  await expect(page.getByRole('heading', { level: 1, name: `${pathName} (edited)` })).toBeVisible();
+  const certificates = await adminApi();
+  const issued = (await (await certificates.get(`/api/paths/${pathId}/certificates`)).json()) as {
+    items: { code: string }[];
+  };
+  await certificates.dispose();
+  expect(issued.items).toHaveLength(1);
+  const verified = await page.request.get(`/api/verify/${issued.items[0]!.code}`);
+  expect(((await verified.json()) as { status: string }).status).toBe('genuine');
 });
