@@ -12,7 +12,15 @@ import { signInApi } from '../lib/http';
 import { table, type Section, type Target } from '../lib/report';
 import { startServer } from '../lib/server';
 import { ensureWebBuild, launchChromium } from '../lib/web';
-import { PAGES_ADMIN, PAGES_TRAINEE, seedScale, type ScaleCounts } from './seed-scale';
+import {
+  PAGES_ADMIN,
+  PAGES_ANALYSIS_SCENARIO,
+  PAGES_COHORT_ID,
+  PAGES_PATH_ID,
+  PAGES_TRAINEE,
+  seedScale,
+  type ScaleCounts,
+} from './seed-scale';
 
 export interface PagesOptions {
   quick: boolean;
@@ -33,6 +41,10 @@ const PAGES: PageSpec[] = [
   { name: 'Training Progress', path: '/admin/training-progress', as: 'admin' },
   { name: 'User Monitoring', path: '/admin/monitoring', as: 'admin' },
   { name: 'Audit Log', path: '/admin/audit-log', as: 'admin' },
+  // Training programmes (docs/programmes.md); the trainee's dashboard above holds "Assigned to me".
+  { name: 'Cohort page', path: `/admin/cohorts/${PAGES_COHORT_ID}`, as: 'admin' },
+  { name: 'Learning path', path: `/paths/${PAGES_PATH_ID}`, as: 'trainee' },
+  { name: 'Item analysis', path: `/admin/item-analysis?scenario=${PAGES_ANALYSIS_SCENARIO}`, as: 'admin' },
 ];
 
 /** Other views of the same list requests a person gets by sorting and searching (not loaded by the page itself). */
@@ -278,6 +290,9 @@ export function pagesSection(
     'included), bytes as transferred (the static files compressed). Then each GET it made, and the same list sorted by every column both ways and',
     `searched, is replayed from this machine: the median of ${meta.quick ? 9 : 15} runs after 2 warm-ups is the server time.`,
     'The trainee measured holds the same 20 runs at every scale, so only the data around it grows.',
+    'Training programmes: 20 cohorts of 30 trainees and 10 learning paths of 5 scenarios per unit of scale, four assignments per',
+    'cohort and one per ten trainees, certificates for one trainee in twenty; the measured cohort (with the trainee), path',
+    'and item analysis (a built-in scenario, whose runs per scenario stay the same at every scale) are the same at every scale.',
     '',
   );
   for (const dialect of [...new Set(results.map((result) => result.dialect))]) {

@@ -22,6 +22,17 @@ export const PAGES_TRAINEE = { email: 'pages-trainee@bench.test', password: 'Pag
 export const PAGES_ADMIN = { email: 'pages-admin@bench.test', password: 'Pages!Admin2026' };
 /** The trainee whose dashboard is measured holds the same runs at every scale. */
 const TRAINEE_RUNS = 20;
+/**
+ * Training programmes (docs/programmes.md) measured at every scale: a cohort of COHORT_SIZE members (the trainee
+ * among them) with its assignments, a learning path of PATH_LENGTH built-in scenarios, and the item analysis of a
+ * built-in scenario. Cohorts, paths, assignments and certificates around them grow with the scale.
+ */
+export const PAGES_COHORT_ID = 'bec0c0c0-0000-4000-8000-000000000001';
+export const PAGES_PATH_ID = 'bec0c0c0-0000-4000-8000-000000000002';
+/** A built-in scenario (content/scenarios/): its runs, one in fifty at every scale, are analysed. */
+export const PAGES_ANALYSIS_SCENARIO = 'aitm-phishing-invoice-fraud';
+const COHORT_SIZE = 30;
+const PATH_LENGTH = 5;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export interface ScaleCounts {
@@ -31,6 +42,9 @@ export interface ScaleCounts {
   runs: number;
   decisions: number;
   audit: number;
+  cohorts?: number;
+  paths?: number;
+  assignments?: number;
 }
 
 export const countsFor = (scale: number) => ({
@@ -39,6 +53,8 @@ export const countsFor = (scale: number) => ({
   scenarios: Math.round(50 * scale),
   runs: Math.round(100_000 * scale),
   audit: Math.round(100_000 * scale),
+  cohorts: Math.max(2, Math.round(20 * scale)),
+  paths: Math.max(2, Math.round(10 * scale)),
 });
 
 export interface SeedTarget {
@@ -106,8 +122,32 @@ function postgresWriter(url: string, types: Record<string, string[]>): Writer {
 
 const PG_TYPES: Record<string, string[]> = {
   scenarios: ['text', 'text', 'text', 'int', 'text', 'text', 'int', 'text', 'text', 'text', 'text'],
-  runs: ['text', 'text', 'text', 'text', 'int', 'text', 'int', 'int', 'int', 'text', 'text', 'text', 'text', 'text'],
-  run_decisions: ['text', 'int', 'text', 'int', 'int', 'text', 'text', 'text', 'int', 'text'],
+  runs: [
+    'text',
+    'text',
+    'text',
+    'text',
+    'int',
+    'text',
+    'int',
+    'int',
+    'int',
+    'int',
+    'int',
+    'int',
+    'text',
+    'text',
+    'text',
+    'text',
+    'text',
+  ],
+  cohorts: ['text', 'text', 'text', 'text', 'text'],
+  cohort_members: ['text', 'text', 'text'],
+  learning_paths: ['text', 'text', 'text', 'text', 'text', 'text'],
+  learning_path_steps: ['text', 'int', 'text'],
+  assignments: ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'text', 'text'],
+  certificates: ['text', 'text', 'text', 'text', 'text', 'text', 'text'],
+  run_decisions: ['text', 'int', 'text', 'int', 'int', 'text', 'text', 'text', 'int', 'text', 'text', 'int'],
   audit_log: ['text', 'text', 'text', 'text', 'text'],
   users: ['text', 'text', 'text', 'text', 'text', 'text', 'text', 'int', 'int', 'text', 'text'],
 };
@@ -145,13 +185,16 @@ export async function seedScale(target: SeedTarget, scale: number): Promise<Scal
   );
   await migrateToLatest(handle.db);
   await loadBuiltinScenarios(handle.db, undefined, { warn: () => undefined });
-  const builtins = await handle.db.selectFrom('scenarios').select(['id', 'name', 'definition']).execute();
+  const builtins = await handle.db
+    .selectFrom('scenarios')
+    .select(['id', 'name', 'definition', 'current_version_id'])
+    .orderBy('id')
+    .execute();
   const students = (
     await handle.db.selectFrom('users').select('id').where('role', '=', 'student').where('disabled', '=', 0).execute()
   ).map((row) => row.id);
-  const admins = (await handle.db.selectFrom('users').select('email').where('role', '=', 'admin').execute()).map(
-    (row) => row.email,
-  );
+  const adminRows = await handle.db.selectFrom('users').select(['id', 'email']).where('role', '=', 'admin').execute();
+  const admins = adminRows.map((row) => row.email);
   await handle.db.destroy();
 
   const writer =
@@ -203,11 +246,14 @@ export async function seedScale(target: SeedTarget, scale: number): Promise<Scal
     // Scenarios: copies of the built-in library under new ids, up to the scale's count (built-ins included).
     const definitions = builtins.map((row) => JSON.parse(row.definition) as ScenarioDefinition);
     const scenarioRows: unknown[][] = [];
-    const scenarios: { id: string; name: string; definition: ScenarioDefinition }[] = builtins.map((row, index) => ({
-      id: row.id,
-      name: row.name,
-      definition: definitions[index]!,
-    }));
+    // A built-in's runs record its (only) version, as runs started by the app do; the copies have no versions.
+    const scenarios: { id: string; name: string; definition: ScenarioDefinition; versionId: string | null }[] =
+      builtins.map((row, index) => ({
+        id: row.id,
+        name: row.name,
+        definition: definitions[index]!,
+        versionId: row.current_version_id,
+      }));
     for (let index = 0; scenarios.length < counts.scenarios; index += 1) {
       const base = definitions[index % definitions.length]!;
       const id = `bench-${String(index + 1).padStart(4, '0')}-${base.id}`.slice(0, 64);
@@ -227,7 +273,7 @@ export async function seedScale(target: SeedTarget, scale: number): Promise<Scal
         at,
         at,
       ]);
-      scenarios.push({ id, name: definition.name, definition });
+      scenarios.push({ id, name: definition.name, definition, versionId: null });
     }
     if (scenarioRows.length > 0) {
       await writer.insert(
@@ -267,6 +313,7 @@ export async function seedScale(target: SeedTarget, scale: number): Promise<Scal
       'started_at',
       'finished_at',
       'updated_at',
+      'version_id',
     ];
     const decisionColumns = [
       'run_id',
@@ -355,6 +402,7 @@ export async function seedScale(target: SeedTarget, scale: number): Promise<Scal
           iso(startedMs),
           finished,
           finished ?? iso(startedMs),
+          scenario.versionId,
         ]);
       }
       await writer.insert('runs', runColumns, runRows);
@@ -397,6 +445,17 @@ export async function seedScale(target: SeedTarget, scale: number): Promise<Scal
       }
       await writer.insert('audit_log', ['actor', 'action', 'details', 'screen', 'at'], rows);
     }
+    const programmes = await seedProgrammes(writer, {
+      counts,
+      random,
+      now,
+      traineeId,
+      students,
+      adminId: adminRows[0]?.id ?? null,
+      builtins: builtins.map((row) => row.id),
+      scenarios: scenarios.map((scenario) => scenario.id),
+    });
+
     log(
       `seed ×${scale}: ${scenarios.length} scenarios, ${(counts.runs + TRAINEE_RUNS).toLocaleString('en')} runs, ${decisions.toLocaleString('en')} decisions, ${counts.audit.toLocaleString('en')} audit entries`,
     );
@@ -407,11 +466,136 @@ export async function seedScale(target: SeedTarget, scale: number): Promise<Scal
       runs: counts.runs + TRAINEE_RUNS,
       decisions,
       audit: counts.audit,
+      ...programmes,
     };
   } finally {
     await writer.close();
     await analyze(target);
   }
+}
+
+/**
+ * Cohorts (the measured one first, with the trainee), learning paths of built-in scenarios (the measured one first),
+ * assignments to cohorts and to single trainees (some overdue), and certificates.
+ */
+async function seedProgrammes(
+  writer: Writer,
+  input: {
+    counts: ReturnType<typeof countsFor>;
+    random: () => number;
+    now: number;
+    traineeId: string;
+    students: string[];
+    adminId: string | null;
+    builtins: string[];
+    scenarios: string[];
+  },
+): Promise<{ cohorts: number; paths: number; assignments: number }> {
+  const { counts, random, now, traineeId, students, adminId, builtins, scenarios } = input;
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const created = iso(now - 60 * DAY_MS);
+
+  const pathIds = Array.from({ length: counts.paths }, (_, index) => (index === 0 ? PAGES_PATH_ID : randomUUID()));
+  const pathNames = new Map(pathIds.map((id, index) => [id, `Bench path ${index + 1}`]));
+  await writer.insert(
+    'learning_paths',
+    ['id', 'name', 'description', 'unlock', 'created_at', 'updated_at'],
+    pathIds.map((id, index) => [
+      id,
+      pathNames.get(id)!,
+      'Seeded by the pages benchmark.',
+      index % 2 === 0 ? 'sequential' : 'open',
+      created,
+      created,
+    ]),
+  );
+  const stepRows: unknown[][] = [];
+  for (const [index, pathId] of pathIds.entries()) {
+    const chosen = new Set<string>();
+    // The measured path holds the first built-ins (the trainee's runs are on them); the others random scenarios.
+    while (chosen.size < Math.min(PATH_LENGTH, builtins.length))
+      chosen.add(index === 0 ? builtins[chosen.size]! : pick(scenarios));
+    [...chosen].forEach((scenarioId, position) => stepRows.push([pathId, position, scenarioId]));
+  }
+  await writer.insert('learning_path_steps', ['path_id', 'position', 'scenario_id'], stepRows);
+
+  const cohortIds = Array.from({ length: counts.cohorts }, (_, index) =>
+    index === 0 ? PAGES_COHORT_ID : randomUUID(),
+  );
+  await writer.insert(
+    'cohorts',
+    ['id', 'name', 'created_at', 'updated_at', 'archived_at'],
+    cohortIds.map((id, index) => [id, `Bench cohort ${index + 1}`, created, created, null]),
+  );
+  const memberRows: unknown[][] = [];
+  for (const cohortId of cohortIds) {
+    const members = new Set<string>(cohortId === PAGES_COHORT_ID ? [traineeId] : []);
+    while (members.size < Math.min(COHORT_SIZE, students.length + 1)) members.add(pick(students));
+    for (const userId of members) memberRows.push([cohortId, userId, created]);
+  }
+  await writer.insert('cohort_members', ['cohort_id', 'user_id', 'added_at'], memberRows);
+
+  // Each cohort: two scenarios and two paths (one past due); one trainee in ten: a scenario of their own; the
+  // measured trainee: three of their own, the same at every scale.
+  const assignmentRows: unknown[][] = [];
+  const assignment = (target: { cohortId?: string; userId?: string }, scenarioId: string | null, dueDays: number) =>
+    assignmentRows.push([
+      randomUUID(),
+      scenarioId,
+      scenarioId ? null : pick(pathIds),
+      target.cohortId ?? null,
+      target.userId ?? null,
+      'Seeded by the pages benchmark.',
+      iso(now + dueDays * DAY_MS),
+      adminId,
+      created,
+    ]);
+  for (const cohortId of cohortIds) {
+    const own = cohortId === PAGES_COHORT_ID;
+    assignment({ cohortId }, own ? builtins[0]! : pick(scenarios), 7);
+    assignment({ cohortId }, own ? builtins[1]! : pick(scenarios), -3);
+    assignment({ cohortId }, null, 14);
+    assignment({ cohortId }, null, -1);
+  }
+  for (let index = 0; index < Math.round(students.length / 10); index += 1)
+    assignment({ userId: pick(students) }, pick(scenarios), Math.floor(random() * 20) - 10);
+  for (const [index, scenarioId] of builtins.slice(2, 5).entries())
+    assignment({ userId: traineeId }, scenarioId, index - 1);
+  await writer.insert(
+    'assignments',
+    ['id', 'scenario_id', 'path_id', 'cohort_id', 'user_id', 'note', 'due_at', 'assigned_by', 'created_at'],
+    assignmentRows,
+  );
+
+  // Certificates: one trainee in twenty holds one (never the measured trainee).
+  const certificateRows: unknown[][] = [];
+  const holders = new Set<string>();
+  for (let index = 0; index < Math.round(students.length / 20); index += 1) {
+    const userId = pick(students);
+    if (holders.has(userId)) continue;
+    holders.add(userId);
+    const pathId = pick(pathIds);
+    certificateRows.push([
+      randomUUID(),
+      randomUUID().replace(/-/g, ''),
+      userId,
+      pathId,
+      'Seeded Trainee',
+      pathNames.get(pathId)!,
+      iso(now - Math.floor(random() * 60) * DAY_MS),
+    ]);
+  }
+  if (certificateRows.length > 0)
+    await writer.insert(
+      'certificates',
+      ['id', 'code', 'user_id', 'path_id', 'holder_name', 'path_name', 'issued_at'],
+      certificateRows,
+    );
+  log(
+    `seed: ${cohortIds.length} cohorts, ${pathIds.length} learning paths, ${assignmentRows.length} assignments, ${certificateRows.length} certificates`,
+  );
+  return { cohorts: cohortIds.length, paths: pathIds.length, assignments: assignmentRows.length };
 }
 
 /**
