@@ -32,8 +32,12 @@ describe('training programmes', () => {
   });
   afterAll(() => t.close());
 
-  const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown, cookie = admin.cookie) =>
-    t.request({ method, url, body, cookie });
+  const call = (
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+    url: string,
+    body?: unknown,
+    cookie = admin.cookie,
+  ) => t.request({ method, url, body, cookie });
   const count = async (table: 'cohorts' | 'cohort_members' | 'assignments' | 'learning_paths' | 'notifications') =>
     Number(
       (
@@ -768,37 +772,11 @@ describe('training programmes', () => {
           scenario.definition.steps[1]!,
         ],
       };
-      const now = new Date().toISOString();
-      await t.db
-        .updateTable('scenario_versions')
-        .set({ state: 'superseded' })
-        .where('id', '=', `${scenario.id}@v1`)
-        .execute();
-      await t.db
-        .insertInto('scenario_versions')
-        .values({
-          id: `${scenario.id}@v2`,
-          scenario_id: scenario.id,
-          number: 2,
-          state: 'published',
-          revision: 1,
-          definition: JSON.stringify(v2),
-          based_on: 1,
-          summary: '1 step replaced',
-          source_hash: null,
-          created_by: null,
-          created_at: now,
-          saved_by: null,
-          saved_at: now,
-          published_by: null,
-          published_at: now,
-        })
-        .execute();
-      await t.db
-        .updateTable('scenarios')
-        .set({ current_version_id: `${scenario.id}@v2`, definition: JSON.stringify(v2) })
-        .where('id', '=', scenario.id)
-        .execute();
+      // Published through the authoring API (docs/authoring.md): version 1 is superseded.
+      const draft = await call('PUT', `/api/sim/${scenario.id}/draft`, { revision: null, definition: v2 });
+      expect(draft.statusCode, draft.body).toBe(200);
+      const published = await call('POST', `/api/sim/${scenario.id}/publish`, { revision: draft.json().revision });
+      expect(published.statusCode, published.body).toBe(200);
 
       // No run on version 2 yet: version 1 is analysed, with its own steps.
       const before = (await call('GET', `/api/item-analysis/${scenario.id}`)).json() as ItemAnalysis;
