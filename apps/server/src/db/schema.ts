@@ -60,6 +60,11 @@ export interface LoginEventsTable {
   at: string;
 }
 
+/** Each email ever seen at sign-in, once (kept by a trigger on login_events; migration 2026_11_26_0001). */
+export interface LoginEmailsTable {
+  email: string;
+}
+
 export interface AuditLogTable {
   id: Generated<number>;
   actor: string | null;
@@ -307,6 +312,7 @@ export interface Database {
   settings: SettingsTable;
   files: FilesTable;
   login_events: LoginEventsTable;
+  login_emails: LoginEmailsTable;
   audit_log: AuditLogTable;
   rate_limits: RateLimitsTable;
   notifications: NotificationsTable;

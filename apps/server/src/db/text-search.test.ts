@@ -36,6 +36,17 @@ describe('searches through trigram indexes, and counts kept as rows are written'
     expect(await emailsFound('nobody')).toEqual([]);
   });
 
+  it('answers a search matching more emails than it reads one by one exactly as one matching few', async () => {
+    for (let index = 0; index < 205; index += 1)
+      await recordLoginEvent(t.db, { email: `many-${index}@wide.test`, role: 'trainee', event: 'login', ip: null });
+    await recordLoginEvent(t.db, { email: 'other@corp.test', role: 'trainee', event: 'login', ip: null });
+    const wide = await listLoginEvents(t.db, { search: 'WIDE.test' }, { ...page, pageSize: 10 });
+    expect(wide.rows).toHaveLength(10);
+    expect(wide.total).toBe(205);
+    expect(wide.rows.every((row) => row.email.endsWith('@wide.test'))).toBe(true);
+    expect(await emailsFound('many-204@')).toEqual(['many-204@wide.test']);
+  });
+
   it('forgets deleted events in the search and in the counts', async () => {
     await recordLoginEvent(t.db, { email: 'gone@corp.test', role: 'trainee', event: 'failed_login', ip: null });
     await recordLoginEvent(t.db, { email: 'kept@corp.test', role: 'trainee', event: 'login', ip: null });

@@ -7,7 +7,7 @@ import { isPostgresDb, type DbOrTrx } from './database';
  * it holds of each row, and the column's name in it. PostgreSQL serves the same searches with pg_trgm indexes.
  */
 const SQLITE_SEARCH = {
-  'login_events.email': { fts: 'login_events_search', key: 'rowid', column: 'email' },
+  'login_emails.email': { fts: 'login_emails_search', key: 'rowid', column: 'email' },
   'audit_log.actor': { fts: 'audit_log_search', key: 'rowid', column: 'actor' },
   'audit_log.action': { fts: 'audit_log_search', key: 'rowid', column: 'action' },
   'audit_log.details': { fts: 'audit_log_search', key: 'rowid', column: 'details' },

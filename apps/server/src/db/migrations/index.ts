@@ -18,6 +18,7 @@ import * as secondFactorDue from './2026_11_23_1203_second_factor_due';
 import * as searchIndexesAndCounts from './2026_11_25_0001_search_indexes_and_counts';
 import * as scenarioVersions from './2026_11_25_0100_scenario_versions';
 import * as programmes from './2026_11_25_0301_programmes';
+import * as loginEmails from './2026_11_26_0001_login_emails';
 import * as programmesVersionsAndPathEdits from './2026_11_26_0100_programmes_versions_and_path_edits';
 
 /** Every migration, by name; names sort in the order they run. Add new ones at the end. */
@@ -41,5 +42,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_0001_search_indexes_and_counts': searchIndexesAndCounts,
   '2026_11_25_0100_scenario_versions': scenarioVersions,
   '2026_11_25_0301_programmes': programmes,
+  '2026_11_26_0001_login_emails': loginEmails,
   '2026_11_26_0100_programmes_versions_and_path_edits': programmesVersionsAndPathEdits,
 };

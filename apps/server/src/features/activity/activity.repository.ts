@@ -1,9 +1,10 @@
 import type { LoginActivitySortColumn, LoginEventKind, SortDirection } from '@tradecraft/shared';
-import type { SelectQueryBuilder } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import { nowIso } from '../../clock';
 import { boundedCount, countCapFor } from '../../db/bounded-count';
 import type { DbOrTrx } from '../../db/database';
 import type { Database, LoginEventsTable } from '../../db/schema';
+import { containsIgnoringCase } from '../../db/contains';
 import { containsText } from '../../db/text-search';
 import { keysetBatches } from '../../db/keyset-batches';
 
@@ -51,27 +52,22 @@ export interface LoginEventRow {
   at: string;
 }
 
-function filteredEvents(db: DbOrTrx, filters: LoginEventFilters) {
-  const search = filters.search?.trim();
+/** The events matching every filter but the search, for the given emails when the search found them. */
+function filteredEvents(db: DbOrTrx, filters: LoginEventFilters, emails?: string[]) {
   return db
     .selectFrom('login_events')
-    .$if(Boolean(search), (qb) =>
-      qb.where((eb) => containsText(db, 'login_events.email', eb.ref('login_events.id'), eb.ref('email'), search!)),
-    )
+    .$if(emails !== undefined, (qb) => qb.where('email', 'in', emails!))
     .$if(filters.event !== undefined, (qb) => qb.where('event', '=', filters.event!))
     .$if(filters.fromIso !== undefined, (qb) => qb.where('at', '>=', filters.fromIso!))
     .$if(filters.toIsoExclusive !== undefined, (qb) => qb.where('at', '<', filters.toIsoExclusive!));
 }
 
 const SORT_COLUMN = { email: 'email', role: 'role', event: 'event', timestamp: 'at' } as const;
-/** A search matching at most this many events may be paged from its matching ids (see listLoginEvents). */
-const FEW_MATCHES = 2000;
 /**
- * Roughly how much dearer a row visited while walking the time index is than an entry of a plain scan
- * (measured on a million seeded events: sign-ins arrive in time order, so the walk reads the table nearly
- * in order).
+ * A search matching at most this many distinct emails reads their events through the (email, event) index;
+ * one matching more walks the sort's index and tests each event's email (its matches are then common).
  */
-const WALK_COST = 2;
+const FEW_EMAILS = 200;
 
 type PageOptions = { sort: LoginActivitySortColumn; dir: SortDirection; page: number; pageSize: number };
 
@@ -88,39 +84,55 @@ function ordered<QB extends SelectQueryBuilder<Database, 'login_events', LoginEv
     .offset((page - 1) * pageSize);
 }
 
+/** Up to `limit` distinct sign-in emails containing the text, through the emails' trigram index. */
+function matchingEmails(db: DbOrTrx, text: string, limit: number): Promise<{ email: string }[]> {
+  return db
+    .selectFrom('login_emails')
+    .select('email')
+    .where((eb) =>
+      containsText(db, 'login_emails.email', sql.ref('login_emails.rowid'), eb.ref('login_emails.email'), text),
+    )
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * The events matching the filters, or null when a search matches no email. An email search ("contains") first
+ * finds the matching emails among the distinct ones (`login_emails`, trigram-indexed); when they are few, only
+ * their events are read, through the (email, event) index, so the search costs what its matches cost, not what
+ * the history does. A search matching many emails matches common text: the events' own emails are tested.
+ */
+async function searchedEvents(db: DbOrTrx, filters: LoginEventFilters) {
+  const search = filters.search?.trim();
+  if (!search) return filteredEvents(db, filters);
+  const found = await matchingEmails(db, search, FEW_EMAILS + 1);
+  if (found.length === 0) return null;
+  if (found.length <= FEW_EMAILS)
+    return filteredEvents(
+      db,
+      filters,
+      found.map((row) => row.email),
+    );
+  return filteredEvents(db, filters).where((eb) => containsIgnoringCase(eb.ref('email'), search));
+}
+
 /**
  * One page of sign-in events. Every sort column has an index ending in the timestamp and the order always
- * ends in (at, id), so without a search a page is an index walk however many rows there are. An email
- * search ("contains") is served by a trigram index (db/text-search.ts): its matches are counted first, and when
- * they are few their ids are read and only those rows are sorted, rather than walking the whole time index
- * looking for rare matches.
+ * ends in (at, id), so a page is an index walk however many rows there are (a search reads its emails' events,
+ * see searchedEvents), and its total is counted only as far as the pager needs ("1,000+").
  */
 export async function listLoginEvents(
   db: DbOrTrx,
   filters: LoginEventFilters,
   options: PageOptions,
 ): Promise<{ rows: LoginEventRow[]; total: number; totalIsLowerBound?: boolean }> {
-  const columns = ['id', 'email', 'role', 'event', 'at'] as const;
-  const countQuery = filteredEvents(db, filters).select((eb) => eb.fn.countAll<number>().as('count'));
-  if (!filters.search?.trim()) {
-    // Without a search the total is counted only as far as the pager needs (bounded, "1,000+").
-    const [rows, count] = await Promise.all([
-      ordered(filteredEvents(db, filters).select(columns), options).execute(),
-      boundedCount(db, filteredEvents(db, filters).select('id'), countCapFor(options.page, options.pageSize)),
-    ]);
-    return { rows, ...count };
-  }
-  const total = Number((await countQuery.executeTakeFirstOrThrow()).count);
-  if (total === 0 || (options.page - 1) * options.pageSize >= total) return { rows: [], total };
-  // Walking the time index visits about (rows before the page end) x (all rows / matches) rows; when that
-  // costs more than one more scan, read the few matching ids with that scan instead.
-  const pageEnd = options.page * options.pageSize;
-  if (total > FEW_MATCHES || total >= WALK_COST * pageEnd) {
-    return { rows: await ordered(filteredEvents(db, filters).select(columns), options).execute(), total };
-  }
-  const ids = (await filteredEvents(db, filters).select('id').execute()).map((row) => row.id);
-  const rows = await ordered(db.selectFrom('login_events').select(columns).where('id', 'in', ids), options).execute();
-  return { rows, total };
+  const events = await searchedEvents(db, filters);
+  if (events === null) return { rows: [], total: 0, totalIsLowerBound: false };
+  const [rows, count] = await Promise.all([
+    ordered(events.select(['id', 'email', 'role', 'event', 'at']), options).execute(),
+    boundedCount(db, events.select('id'), countCapFor(options.page, options.pageSize)),
+  ]);
+  return { rows, ...count };
 }
 
 /**
@@ -162,14 +174,16 @@ export async function loginEventCounts(
  * Every matching event, newest first, in batches: keyset paging on (at, id) keeps each batch an index walk
  * and memory flat, so exporting a million rows costs no more per row than exporting ten.
  */
-export function loginEventBatches(
+export async function* loginEventBatches(
   db: DbOrTrx,
   filters: LoginEventFilters,
   batchSize = 5000,
 ): AsyncGenerator<LoginEventRow[]> {
-  return keysetBatches<LoginEventRow>(
+  const events = await searchedEvents(db, filters);
+  if (events === null) return;
+  yield* keysetBatches<LoginEventRow>(
     (after, limit) =>
-      filteredEvents(db, filters)
+      events
         .select(['id', 'email', 'role', 'event', 'at'])
         // A row-value comparison, which both databases answer with a range scan of the (at, id) index.
         .$if(after !== null, (qb) => qb.where((eb) => eb(eb.refTuple('at', 'id'), '<', eb.tuple(after!.at, after!.id))))

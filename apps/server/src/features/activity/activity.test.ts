@@ -85,7 +85,9 @@ describe('GET /api/logs/login-activity', () => {
     }));
     for (let start = 0; start < many.length; start += 500) await insertEvents(many.slice(start, start + 500));
     const newest = await page('search=BULK&page=2');
-    expect(newest.total).toBe(2100);
+    // Counted only as far as the pager needs, as without a search.
+    expect(newest.total).toBe(1000);
+    expect(newest.totalIsLowerBound).toBe(true);
     expect(newest.items.map((item) => item.email)).toEqual(
       Array.from({ length: 10 }, (_, index) => `bulk${2089 - index}@example.com`),
     );

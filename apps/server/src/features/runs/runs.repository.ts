@@ -235,34 +235,67 @@ export async function insertReview(db: DbOrTrx, review: Insertable<StepReviewsTa
  * (a second Next, another tab, a finished run). Going to a step starts a new visit (hint closed, nothing
  * submitted); a Retry stays on the visit; finishing completes the run with the given percent base.
  */
-export function moveRunReturningRun(
+type MoveParams = { runId: string; fromStepId: string; optionIndex: number; at: string };
+
+/** The move's condition: still on the answered step the caller saw, in a run in progress. */
+function moveQuery<Set extends Record<string, unknown>>(
+  set: (param: <K extends string>(name: K) => never) => Set,
+) {
+  return reusableQuery<MoveParams & Record<string, unknown>, Run>((db, param) =>
+    db
+      .updateTable('runs')
+      .set(set(param as <K extends string>(name: K) => never))
+      .where('id', '=', param('runId') as string)
+      .where('status', '=', 'in_progress')
+      .where('current_step_id', '=', param('fromStepId') as string)
+      .where('current_answered', '=', 1)
+      .where('last_option_index', '=', param('optionIndex') as number)
+      .returningAll(),
+  );
+}
+
+// One compiled statement per kind of move (the run engine's hottest request after the answer).
+const finishMove = moveQuery((param) => ({
+  status: 'completed' as const,
+  finished_at: param('at'),
+  percent_base: param('percentBase'),
+  updated_at: param('at'),
+}));
+const retryMove = moveQuery((param) => ({
+  current_answered: 0,
+  last_option_index: null,
+  last_credit_thousandths: null,
+  updated_at: param('at'),
+}));
+const stepMove = moveQuery((param) => ({
+  current_step_id: param('stepId'),
+  current_answered: 0,
+  last_option_index: null,
+  last_credit_thousandths: null,
+  visit_submitted: 0,
+  hint_opened: 0,
+  updated_at: param('at'),
+}));
+
+/**
+ * Moves on from the answered step the caller saw (`fromStepId` answered with `optionIndex`) and returns the
+ * run as it is after the move; changes nothing and returns undefined when the run is no longer in that state
+ * (a second Next, another tab, a finished run). Going to a step starts a new visit (hint closed, nothing
+ * submitted); a Retry stays on the visit; finishing completes the run with the given percent base.
+ */
+export async function moveRunReturningRun(
   db: DbOrTrx,
   move: { runId: string; fromStepId: string; optionIndex: number; to: NextStep; percentBase: number; at: string },
 ): Promise<Run | undefined> {
-  const changes =
-    move.to.kind === 'finish'
-      ? { status: 'completed' as const, finished_at: move.at, percent_base: move.percentBase, updated_at: move.at }
-      : move.to.kind === 'retry'
-        ? { current_answered: 0, last_option_index: null, last_credit_thousandths: null, updated_at: move.at }
-        : {
-            current_step_id: move.to.stepId,
-            current_answered: 0,
-            last_option_index: null,
-            last_credit_thousandths: null,
-            visit_submitted: 0,
-            hint_opened: 0,
-            updated_at: move.at,
-          };
-  return db
-    .updateTable('runs')
-    .set(changes)
-    .where('id', '=', move.runId)
-    .where('status', '=', 'in_progress')
-    .where('current_step_id', '=', move.fromStepId)
-    .where('current_answered', '=', 1)
-    .where('last_option_index', '=', move.optionIndex)
-    .returningAll()
-    .executeTakeFirst();
+  const { runId, fromStepId, optionIndex, at, to } = move;
+  const base = { runId, fromStepId, optionIndex, at };
+  const rows =
+    to.kind === 'finish'
+      ? await finishMove(db, { ...base, percentBase: move.percentBase })
+      : to.kind === 'retry'
+        ? await retryMove(db, base)
+        : await stepMove(db, { ...base, stepId: to.stepId });
+  return rows[0];
 }
 
 /**
