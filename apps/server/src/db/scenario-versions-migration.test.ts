@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/helper';
 import { checkedScenario } from '../features/runs/runs.fixtures';
 import * as scenarioVersions from './migrations/2026_11_25_0100_scenario_versions';
+import * as programmesVersions from './migrations/2026_11_26_0100_programmes_versions_and_path_edits';
 
 // Migration 2026_11_25_0100: a scenario and a run from before versions become version 1 (published, holding the
 // scenario's definition) and a run pinned to it, still playable.
@@ -17,6 +18,8 @@ describe('the scenario versions migration', () => {
     t = await createTestApp();
     const signedIn = await t.userWithSession('student');
     student = { cookie: signedIn.cookie, id: signedIn.user.id };
+    // Later migrations that index runs.version_id go first, as a rollback would take them.
+    await programmesVersions.down(t.db as never);
     await scenarioVersions.down(t.db as never);
     const now = new Date().toISOString();
     // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -65,6 +68,7 @@ describe('the scenario versions migration', () => {
       })
       .execute();
     await scenarioVersions.up(t.db as never);
+    await programmesVersions.up(t.db as never);
   });
   afterAll(() => t.close());
 
