@@ -290,8 +290,9 @@ export const itemAnalysisSchema = z.object({
   version: itemAnalysisVersionSchema.nullable(),
   /** Every published or superseded version, newest first, with its run count: the version selector. */
   versions: z.array(itemAnalysisVersionSchema),
-  /** Runs of the version analysed, and those of them finished with a score. */
+  /** Runs of the version; the newest of them analysed (at most 500); those finished with a score. */
   runs: z.number().int(),
+  analysedRuns: z.number().int(),
   finishedRuns: z.number().int(),
   /** How many finished runs form each of the top and bottom groups (27 % each). */
   groupSize: z.number().int(),

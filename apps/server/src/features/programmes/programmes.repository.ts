@@ -539,29 +539,43 @@ export async function runCountsByVersion(db: DbOrTrx, scenarioId: string): Promi
 
 /**
  * The runs of one version: those pinned to it, and with `unpinned` (the scenario's current version) those that
- * record no version, which play the current one. Both by runs_scenario_version_idx.
+ * record no version, which play the current one. `limit`: how many of the newest are analysed.
  */
 export interface VersionRuns {
   scenarioId: string;
   versionId: string;
   unpinned: boolean;
+  limit: number;
 }
-const ofVersion = (alias: 'runs' | 'r', runs: VersionRuns) =>
-  runs.unpinned
-    ? sql`${sql.ref(`${alias}.scenario_id`)} = ${runs.scenarioId} and (${sql.ref(`${alias}.version_id`)} = ${runs.versionId} or ${sql.ref(`${alias}.version_id`)} is null)`
-    : sql`${sql.ref(`${alias}.scenario_id`)} = ${runs.scenarioId} and ${sql.ref(`${alias}.version_id`)} = ${runs.versionId}`;
 
-/** How many runs of a version finished with a score. */
-export async function countFinishedRuns(db: DbOrTrx, runs: VersionRuns): Promise<number> {
-  const row = await sql<{ finished: number }>`
-    select count(*) as finished from runs
-    where ${ofVersion('runs', runs)} and runs.status = 'completed' and runs.percent_base > 0`.execute(db);
-  return Number(row.rows[0]?.finished ?? 0);
+/**
+ * The newest `limit` runs of the version (id, status, score), as a subquery: each branch one range of
+ * runs_scenario_version_idx (scenario_id, version_id, started_at) read newest first and cut at the limit, so its
+ * cost stays the same however many runs the version has.
+ */
+function sampled(runs: VersionRuns) {
+  const columns = sql`runs.id, runs.status, runs.percent_base, runs.score_thousandths, runs.started_at`;
+  const newest = (version: ReturnType<typeof sql>) => sql`select * from (
+      select ${columns} from runs where runs.scenario_id = ${runs.scenarioId} and ${version}
+      order by runs.started_at desc, runs.id desc limit ${runs.limit}) newest`;
+  const pinned = newest(sql`runs.version_id = ${runs.versionId}`);
+  if (!runs.unpinned) return sql`(${pinned})`;
+  return sql`(select * from (${pinned} union all ${newest(sql`runs.version_id is null`)}) both_kinds
+    order by started_at desc, id desc limit ${runs.limit})`;
+}
+
+/** How many runs are analysed (at most the limit) and how many of them finished with a score. */
+export async function countSampledRuns(db: DbOrTrx, runs: VersionRuns) {
+  const row = await sql<{ analysed: number; finished: number | null }>`
+    select count(*) as analysed,
+      sum(case when s.status = 'completed' and s.percent_base > 0 then 1 else 0 end) as finished
+    from ${sampled(runs)} s`.execute(db);
+  return { analysed: Number(row.rows[0]?.analysed ?? 0), finished: Number(row.rows[0]?.finished ?? 0) };
 }
 
 /**
  * The version's runs, each with its group: 'top' or 'bottom' for the best and worst `groupSize` finished runs
- * by score percent (ties broken by id), null for the rest. A window function over runs_scenario_version_idx.
+ * by score percent (ties broken by id), null for the rest. A window function over the sampled runs.
  */
 function groupedRuns(runs: VersionRuns, finished: number, groupSize: number) {
   return sql`(
@@ -577,7 +591,7 @@ function groupedRuns(runs: VersionRuns, finished: number, groupSize: number) {
             partition by case when runs.status = 'completed' and runs.percent_base > 0 then 1 else 0 end
             order by runs.score_thousandths * 1.0 / runs.percent_base desc, runs.id)
         end as rank_desc
-      from runs where ${ofVersion('runs', runs)}
+      from ${sampled(runs)} runs
     ) ranked
   )`;
 }
@@ -639,8 +653,8 @@ export async function medianTimes(db: DbOrTrx, runs: VersionRuns) {
       select d.step_id, d.time_ms,
         row_number() over (partition by d.step_id order by d.time_ms) as rn,
         count(*) over (partition by d.step_id) as cnt
-      from runs r join run_decisions d on d.run_id = r.id
-      where ${ofVersion('r', runs)} and d.first_submission = 1 and d.time_ms is not null
+      from ${sampled(runs)} r join run_decisions d on d.run_id = r.id
+      where d.first_submission = 1 and d.time_ms is not null
     ) ordered
     where rn in ((cnt + 1) / 2, (cnt + 2) / 2)
     group by step_id`.execute(db);

@@ -12,6 +12,7 @@ import type { User } from '../../db/schema';
 import { insertRun, insertScenario } from '../progress/progress.fixtures';
 import { answerFor } from '../runs/answers.fixture';
 import { checkDueAssignments } from './notices.service';
+import { countSampledRuns } from './programmes.repository';
 
 /** Minutes since 2026-01-01 of a moment `offsetMs` from now (the fixtures' clock). */
 const minuteFromNow = (offsetMs = 0) => Math.ceil((Date.now() + offsetMs - Date.UTC(2026, 0, 1)) / 60_000);
@@ -797,7 +798,7 @@ describe('training programmes', () => {
         ],
       });
       const latest = (await call('GET', `/api/item-analysis/${scenario.id}`)).json() as ItemAnalysis;
-      expect(latest).toMatchObject({ version: { number: 2, runs: 1 }, runs: 1, finishedRuns: 1 });
+      expect(latest).toMatchObject({ version: { number: 2, runs: 1 }, runs: 1, analysedRuns: 1, finishedRuns: 1 });
       const newStep = latest.steps.find((step) => step.stepId === 'new-step')!;
       expect(newStep.options.map((option) => [option.text, option.chosen])).toEqual([
         ['x', 0],
@@ -807,7 +808,18 @@ describe('training programmes', () => {
       expect(latest.steps.some((step) => step.stepId === 'old-step')).toBe(false);
 
       const first = (await call('GET', `/api/item-analysis/${scenario.id}?version=1`)).json() as ItemAnalysis;
-      expect(first).toMatchObject({ version: { number: 1 }, runs: 3 });
+      expect(first).toMatchObject({ version: { number: 1 }, runs: 3, analysedRuns: 3 });
+      // The analysis reads at most the newest ITEM_ANALYSIS_RUNS of a version, whichever kind of run they are.
+      const sample = (versionId: string, unpinned: boolean, limit: number) =>
+        countSampledRuns(t.db, { scenarioId: scenario.id, versionId, unpinned, limit });
+      expect(await sample(`${scenario.id}@v1`, false, 2)).toEqual({ analysed: 2, finished: 2 });
+      expect(await sample(`${scenario.id}@v1`, false, 500)).toEqual({ analysed: 3, finished: 3 });
+      const current = await t.db
+        .selectFrom('scenarios')
+        .select('current_version_id')
+        .where('id', '=', scenario.id)
+        .executeTakeFirstOrThrow();
+      expect(await sample(current.current_version_id!, true, 500)).toEqual({ analysed: 1, finished: 1 });
       expect(first.steps.find((step) => step.stepId === 'old-step')).toMatchObject({ answered: 3, meanCredit: 0 });
       expect((await call('GET', `/api/item-analysis/${scenario.id}?version=9`)).statusCode).toBe(404);
       expect((await call('GET', `/api/item-analysis/${scenario.id}?version=first`)).statusCode).toBe(400);

@@ -45,7 +45,9 @@ function Analysis({ analysis }: { analysis: ItemAnalysis }) {
     <Stack gap="md">
       <Text>
         {analysis.version ? `Version ${analysis.version.number}: ` : ''}
-        {analysis.runs} {analysis.runs === 1 ? 'run' : 'runs'}, {analysis.finishedRuns} finished.{' '}
+        {analysis.runs} {analysis.runs === 1 ? 'run' : 'runs'}
+        {analysis.analysedRuns < analysis.runs ? `, the newest ${analysis.analysedRuns} analysed` : ''},{' '}
+        {analysis.finishedRuns} finished.{' '}
         {analysis.groupSize > 0
           ? `Discrimination compares the top ${analysis.groupSize} and bottom ${analysis.groupSize} finished runs by score (27 % each).`
           : 'Discrimination needs at least four finished runs.'}
