@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { pgRowCountTrigger } from './2026_11_25_0001_search_indexes_and_counts';
 import { isPostgres } from './dialect';
 
 // The sign-in list's email search, at a cost that does not grow with the history (docs/operations.md,
@@ -76,18 +77,7 @@ async function pgRowCounts(db: AnyDb): Promise<void> {
   await sql`drop trigger if exists login_events_counts_removed on login_events`.execute(db);
   await sql`drop function if exists login_events_counts_inserted()`.execute(db);
   await sql`drop function if exists login_events_counts_removed()`.execute(db);
-  const bump = (row: 'new' | 'old', by: 1 | -1) =>
-    `insert into row_counts (name, value) values ('login_events', ${by}), ('login_events:' || ${row}.event, ${by}) ` +
-    `on conflict (name) do update set value = row_counts.value + excluded.value`;
-  await sql
-    .raw(
-      `create function login_events_row_counts() returns trigger language plpgsql as $$ begin ` +
-        `if tg_op = 'INSERT' then ${bump('new', 1)}; return new; ` +
-        `else ${bump('old', -1)}; return old; end if; end $$`,
-    )
-    .execute(db);
-  await sql`create trigger login_events_row_counts after insert or delete on login_events
-    for each row execute function login_events_row_counts()`.execute(db);
+  await pgRowCountTrigger(db);
 }
 
 export async function up(db: AnyDb): Promise<void> {
