@@ -14,6 +14,8 @@ export interface RunningServer {
   process: ChildProcess;
   /** Resolves with the exit code (or signal) once the process has gone. */
   exited: Promise<string>;
+  /** Milliseconds from spawning the process to its first healthy answer (polled every 20 ms). */
+  readyMs: number;
   /** The process's peak resident set (VmHWM) and current (VmRSS), in MiB, from /proc. */
   memory(): { peakMiB: number; rssMiB: number } | null;
   /** SIGKILL: no clean-up, no flushing; what a power cut does to the process (not to the disk). */
@@ -97,6 +99,7 @@ export async function startServer({
     },
   });
   fs.closeSync(out);
+  const spawnedAt = performance.now();
   const exited = new Promise<string>((resolve) => {
     child.once('exit', (code, signal) => resolve(signal ?? String(code)));
   });
@@ -122,8 +125,9 @@ export async function startServer({
         `server ${script} was not ready after ${timeoutMs} ms:\n${fs.readFileSync(logFile, 'utf8').slice(-3000)}`,
       );
     }
-    await sleep(100);
+    await sleep(20);
   }
+  const readyMs = performance.now() - spawnedAt;
 
   const pid = child.pid!;
   return {
@@ -133,6 +137,7 @@ export async function startServer({
     logFile,
     process: child,
     exited,
+    readyMs,
     memory: () => readStatus(pid),
     async kill() {
       if (gone === null) child.kill('SIGKILL');

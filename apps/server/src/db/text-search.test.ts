@@ -47,6 +47,34 @@ describe('searches through trigram indexes, and counts kept as rows are written'
     expect(await emailsFound('many-204@')).toEqual(['many-204@wide.test']);
   });
 
+  it('counts events written and deleted many in one statement, and keeps each new email once', async () => {
+    const at = new Date().toISOString();
+    const event = (email: string, kind: 'login' | 'failed_login') => ({
+      email,
+      role: 'trainee',
+      event: kind,
+      ip: null,
+      at,
+    });
+    await t.db
+      .insertInto('login_events')
+      .values([
+        event('bulk-a@corp.test', 'login'),
+        event('bulk-a@corp.test', 'failed_login'),
+        event('bulk-b@corp.test', 'failed_login'),
+      ])
+      .execute();
+    const dayStart = new Date(Date.now() - 3_600_000).toISOString();
+    expect(await loginEventCounts(t.db, dayStart)).toMatchObject({ total: 3, failedLogins: 2, loginsToday: 1 });
+    expect(
+      (await t.db.selectFrom('login_emails').select('email').where('email', 'like', 'bulk-%').execute())
+        .map((row) => row.email)
+        .sort(),
+    ).toEqual(['bulk-a@corp.test', 'bulk-b@corp.test']);
+    await t.db.deleteFrom('login_events').where('event', '=', 'failed_login').execute();
+    expect(await loginEventCounts(t.db, dayStart)).toMatchObject({ total: 1, failedLogins: 0, loginsToday: 1 });
+  });
+
   it('forgets deleted events in the search and in the counts', async () => {
     await recordLoginEvent(t.db, { email: 'gone@corp.test', role: 'trainee', event: 'failed_login', ip: null });
     await recordLoginEvent(t.db, { email: 'kept@corp.test', role: 'trainee', event: 'login', ip: null });

@@ -1,7 +1,9 @@
 import { PassThrough, Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
 import type { FastifyReply } from 'fastify';
 import Papa from 'papaparse';
+import { lazyModule } from './lazy-module';
+
+const excel = lazyModule(() => import('exceljs'));
 
 export type SpreadsheetFormat = 'csv' | 'xlsx';
 
@@ -54,18 +56,22 @@ function csvStream({ columns, batches }: Spreadsheet): Readable {
 /** Written row by row with exceljs's streaming writer; a bold header row, then the batches. */
 function xlsxStream({ sheetName, columns, batches }: Spreadsheet): Readable {
   const output = new PassThrough();
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: output, useStyles: true, useSharedStrings: false });
-  const sheet = workbook.addWorksheet(sheetName);
-  sheet.columns = columns.map((column, index) => ({
-    header: column.header,
-    key: String(index),
-    width: column.width ?? 20,
-    ...(column.numFmt ? { style: { numFmt: column.numFmt } } : {}),
-  }));
-  sheet.getRow(1).font = { bold: true };
-  sheet.getRow(1).commit();
-
   const write = async () => {
+    const { default: ExcelJS } = await excel();
+    const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({
+      stream: output,
+      useStyles: true,
+      useSharedStrings: false,
+    });
+    const sheet = workbook.addWorksheet(sheetName);
+    sheet.columns = columns.map((column, index) => ({
+      header: column.header,
+      key: String(index),
+      width: column.width ?? 20,
+      ...(column.numFmt ? { style: { numFmt: column.numFmt } } : {}),
+    }));
+    sheet.getRow(1).font = { bold: true };
+    sheet.getRow(1).commit();
     for await (const batch of batches) {
       for (const row of batch) sheet.addRow(row).commit();
       if (output.destroyed) return; // the download was cancelled

@@ -12,6 +12,12 @@ import { z } from 'zod';
  * A schema that has no JSON Schema form falls back to the zod serializer.
  */
 export const fastSerializerCompiler: FastifySerializerCompiler<unknown> = (route) => {
+  // Compiled on the route's first response rather than at start-up, which compiling every route's schema slowed.
+  let serialize: ((data: unknown) => string) | undefined;
+  return (data) => (serialize ??= compileSerializer(route))(data);
+};
+
+function compileSerializer(route: Parameters<FastifySerializerCompiler<unknown>>[0]): (data: unknown) => string {
   const { schema } = route;
   if (!(schema instanceof z.ZodType)) return zodSerializerCompiler(route as never);
   // Compiling one of the run engine's schemas takes tens of milliseconds: routes sharing a schema share it.
@@ -26,7 +32,7 @@ export const fastSerializerCompiler: FastifySerializerCompiler<unknown> = (route
     compiled.set(schema, serialize);
   }
   return serialize;
-};
+}
 
 const compiled = new WeakMap<z.ZodType, (data: unknown) => string>();
 

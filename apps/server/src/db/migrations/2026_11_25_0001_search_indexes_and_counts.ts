@@ -100,24 +100,8 @@ async function rowCounts(db: Kysely<any>): Promise<void> {
   await sql`insert into row_counts (name, value) select 'login_events', count(*) from login_events`.execute(db);
   await sql`insert into row_counts (name, value)
     select 'login_events:' || event, count(*) from login_events group by event`.execute(db);
-  const bump = (row: 'new' | 'old', by: 1 | -1) =>
-    `insert into row_counts (name, value) values ('login_events', ${by}), ('login_events:' || ${row}.event, ${by}) ` +
-    `on conflict (name) do update set value = row_counts.value + excluded.value`;
-  if (isPostgres(db)) {
-    await sql
-      .raw(
-        `create function login_events_row_counts() returns trigger language plpgsql as $$ begin ` +
-          `if tg_op = 'INSERT' then ${bump('new', 1)}; return new; ` +
-          `else ${bump('old', -1)}; return old; end if; end $$`,
-      )
-      .execute(db);
-    await sql
-      .raw(
-        `create trigger login_events_row_counts after insert or delete on login_events ` +
-          `for each row execute function login_events_row_counts()`,
-      )
-      .execute(db);
-  } else {
+  if (isPostgres(db)) await pgRowCountTrigger(db);
+  else {
     await sql
       .raw(`create trigger login_events_count_insert after insert on login_events begin ${bump('new', 1)}; end`)
       .execute(db);
@@ -125,6 +109,28 @@ async function rowCounts(db: Kysely<any>): Promise<void> {
       .raw(`create trigger login_events_count_delete after delete on login_events begin ${bump('old', -1)}; end`)
       .execute(db);
   }
+}
+
+const bump = (row: 'new' | 'old', by: 1 | -1) =>
+  `insert into row_counts (name, value) values ('login_events', ${by}), ('login_events:' || ${row}.event, ${by}) ` +
+  `on conflict (name) do update set value = row_counts.value + excluded.value`;
+
+/** PostgreSQL's per-row trigger keeping row_counts (2026_11_26_0001 replaces it by triggers per statement). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function pgRowCountTrigger(db: Kysely<any>): Promise<void> {
+  await sql
+    .raw(
+      `create function login_events_row_counts() returns trigger language plpgsql as $$ begin ` +
+        `if tg_op = 'INSERT' then ${bump('new', 1)}; return new; ` +
+        `else ${bump('old', -1)}; return old; end if; end $$`,
+    )
+    .execute(db);
+  await sql
+    .raw(
+      `create trigger login_events_row_counts after insert or delete on login_events ` +
+        `for each row execute function login_events_row_counts()`,
+    )
+    .execute(db);
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

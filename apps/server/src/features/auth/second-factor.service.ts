@@ -1,12 +1,8 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type AuthenticatorTransport,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  AuthenticatorTransport,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import {
   RECOVERY_CODE_COUNT,
@@ -17,7 +13,6 @@ import {
   type SecondFactor,
 } from '@tradecraft/shared';
 import { generate, generateSecret, generateURI, verify } from 'otplib';
-import QRCode from 'qrcode';
 import { isoFromNow, nowIso } from '../../clock';
 import type { Db, DbOrTrx } from '../../db/database';
 import type { User } from '../../db/schema';
@@ -51,6 +46,11 @@ import {
   useRecoveryCode,
   type SecondFactorRow,
 } from './second-factors.repository';
+import { lazyModule } from '../../plugins/lazy-module';
+
+// Loaded when someone first sets up or uses a second factor (docs/operations.md, "Memory").
+const webauthn = lazyModule(() => import('@simplewebauthn/server'));
+const qrCodes = lazyModule(() => import('qrcode'));
 
 export interface RelyingParty {
   /** The origin browsers sign in from (PUBLIC_ORIGIN). */
@@ -159,7 +159,9 @@ export async function startTotpEnrolment(db: Db, user: User, sessionId: string) 
     expires_at: isoFromNow(ENROLMENT_MS),
   });
   const otpauthUrl = generateURI({ issuer: 'Tradecraft', label: user.email, secret });
-  const qrSvg = await QRCode.toString(otpauthUrl, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' });
+  const qrSvg = await (
+    await qrCodes()
+  ).default.toString(otpauthUrl, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' });
   return { secret, otpauthUrl, qrSvg };
 }
 
@@ -256,7 +258,9 @@ const transportsOf = (row: SecondFactorRow) =>
 
 export async function passkeyRegistrationOptions(db: Db, user: User, sessionId: string, rp: RelyingParty) {
   const existing = (await listSecondFactors(db, user.id)).filter((row) => row.kind === 'passkey');
-  const options = await generateRegistrationOptions({
+  const options = await (
+    await webauthn()
+  ).generateRegistrationOptions({
     rpName: rp.name,
     rpID: rp.id,
     userName: user.email,
@@ -287,7 +291,9 @@ export async function registerPasskey(
   if (!challenge) throw badRequest(SECOND_FACTOR_MESSAGES.enrolExpired);
   let verification;
   try {
-    verification = await verifyRegistrationResponse({
+    verification = await (
+      await webauthn()
+    ).verifyRegistrationResponse({
       response: input.response as unknown as RegistrationResponseJSON,
       expectedChallenge: challenge,
       expectedOrigin: rp.origin,
@@ -311,7 +317,7 @@ export async function registerPasskey(
 
 export async function passkeyAuthenticationOptions(db: DbOrTrx, userId: string, rp: RelyingParty) {
   const passkeys = (await listSecondFactors(db, userId)).filter((row) => row.kind === 'passkey');
-  return generateAuthenticationOptions({
+  return (await webauthn()).generateAuthenticationOptions({
     rpID: rp.id,
     allowCredentials: passkeys.map((row) => ({ id: row.credential_id!, transports: transportsOf(row) })),
     userVerification: 'preferred',
@@ -341,7 +347,9 @@ export async function checkSecondStep(
   const row = typeof response.id === 'string' ? await findPasskey(db, user.id, response.id) : undefined;
   if (!row) return null;
   try {
-    const verification = await verifyAuthenticationResponse({
+    const verification = await (
+      await webauthn()
+    ).verifyAuthenticationResponse({
       response,
       expectedChallenge: proof.challenge,
       expectedOrigin: rp.origin,

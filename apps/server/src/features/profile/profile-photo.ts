@@ -1,7 +1,9 @@
 import { PROFILE_MESSAGES, PROFILE_PHOTO_MAX_SIDE, PROFILE_PHOTO_TYPES } from '@tradecraft/shared';
 import { fileTypeFromBuffer } from 'file-type';
-import sharp from 'sharp';
 import { badRequest } from '../../errors';
+import { lazyModule } from '../../plugins/lazy-module';
+
+const sharpModule = lazyModule(() => import('sharp'));
 
 /** 25 megapixels: any photo under 2 MB fits; a small file declaring a huge canvas (a decompression bomb) does not. */
 export const PROFILE_PHOTO_MAX_PIXELS = 25_000_000;
@@ -32,6 +34,7 @@ async function reencode(bytes: Buffer): Promise<Buffer> {
   if (!detected || !ACCEPTED.has(detected.mime)) throw badRequest(PROFILE_MESSAGES.photoType);
 
   // Only the first frame of an animation; the pixel limit is checked from the header, before decoding.
+  const { default: sharp } = await sharpModule();
   const image = sharp(bytes, { limitInputPixels: PROFILE_PHOTO_MAX_PIXELS, failOn: 'error', animated: false });
   let format: string | undefined;
   let pixels = 0;

@@ -105,6 +105,28 @@ describe('loading the built-in scenario library', () => {
     expect((await load()).unchanged).toContain('fixture-invoice-phish');
   });
 
+  it('publishes a file put back as it was two versions ago, since it differs from the last one loaded', async () => {
+    await load();
+    const file = path.join(dir, 'invoice-phish.yaml');
+    const original = fs.readFileSync(file, 'utf8');
+    fs.writeFileSync(file, original.replace('name: Fixture invoice phish', 'name: Renamed invoice phish'));
+    expect((await load()).updated).toEqual(['fixture-invoice-phish']);
+    fs.writeFileSync(file, original);
+    expect((await load()).updated).toEqual(['fixture-invoice-phish']);
+    expect((await row('fixture-invoice-phish'))?.name).toBe('Fixture invoice phish');
+    expect((await load()).unchanged).toContain('fixture-invoice-phish');
+  });
+
+  it('still skips a copy of a loaded file under another name, unchanged as both are', async () => {
+    await load();
+    fs.copyFileSync(path.join(dir, 'usb-insider.json'), path.join(dir, 'zz-copy.json'));
+    const result = await load();
+    expect(result.unchanged.sort()).toEqual(['fixture-invoice-phish', 'fixture-usb-insider']);
+    expect(result.skipped).toEqual([
+      { file: 'zz-copy.json', problems: ['id: "fixture-usb-insider" is already used by usb-insider.json'] },
+    ]);
+  });
+
   it('keeps a scenario an admin deleted deleted, even when its file changes', async () => {
     await load();
     const admin = await t.userWithSession('admin');

@@ -7,7 +7,7 @@ import type { Db } from '../../db/database';
 import { BUILTIN_SCENARIOS_DIR } from '../../paths';
 import { isUniqueViolation } from '../../db/errors';
 import { findScenarioStates, insertScenario } from './scenarios.repository';
-import { findLatestBuiltinSource } from './versions.repository';
+import { findLatestBuiltinSource, latestBuiltinSources } from './versions.repository';
 import { publishDefinition } from './versions.service';
 
 export { BUILTIN_SCENARIOS_DIR };
@@ -71,12 +71,22 @@ export async function loadBuiltinScenarios(
 
   const checked: CheckedFile[] = [];
   const fileById = new Map<string, string>();
+  // A file exactly as last loaded needs no check: start-up then reads the library without parsing it again.
+  const loadedFrom = new Map((await latestBuiltinSources(db)).map((row) => [row.source_hash, row.scenario_id]));
   for (const file of names) {
     let bytes: Buffer;
     try {
       bytes = await readFile(path.join(dir, file));
     } catch (error) {
       skip(file, [`(file): cannot be read: ${error instanceof Error ? error.message : String(error)}`]);
+      continue;
+    }
+    const contentHash = createHash('sha256').update(bytes).digest('hex');
+    const unchangedId = loadedFrom.get(contentHash);
+    if (unchangedId !== undefined && !fileById.has(unchangedId)) {
+      fileById.set(unchangedId, file);
+      result.unchanged.push(unchangedId);
+      result.loaded += 1;
       continue;
     }
     // The library is held to the stricter content rules (the longest-option rule refuses, where uploads are warned).
@@ -100,7 +110,7 @@ export async function loadBuiltinScenarios(
     checked.push({
       file,
       scenario: { ...outcome.scenario, id },
-      contentHash: createHash('sha256').update(bytes).digest('hex'),
+      contentHash,
     });
   }
 

@@ -123,6 +123,33 @@ export function findLatestBuiltinSource(
     .executeTakeFirst();
 }
 
+/**
+ * The content hash of the file each live built-in scenario was last loaded from, one row per scenario: start-up
+ * skips checking a file whose hash is here (it is as last loaded).
+ */
+export function latestBuiltinSources(db: DbOrTrx): Promise<{ scenario_id: string; source_hash: string }[]> {
+  return db
+    .selectFrom('scenario_versions as v')
+    .innerJoin('scenarios as s', 's.id', 'v.scenario_id')
+    .select(['v.scenario_id', 'v.source_hash'])
+    .where('s.origin', '=', 'builtin')
+    .where('s.deleted_at', 'is', null)
+    .where('v.source_hash', 'is not', null)
+    .where((eb) =>
+      eb(
+        'v.number',
+        '=',
+        eb
+          .selectFrom('scenario_versions as w')
+          .select((inner) => inner.fn.max('w.number').as('highest'))
+          .whereRef('w.scenario_id', '=', 'v.scenario_id')
+          .where('w.source_hash', 'is not', null),
+      ),
+    )
+    .$narrowType<{ source_hash: string }>()
+    .execute();
+}
+
 export async function insertVersion(db: DbOrTrx, version: Insertable<ScenarioVersionsTable>): Promise<void> {
   await db.insertInto('scenario_versions').values(version).execute();
 }
