@@ -1,12 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import fontkit from '@pdf-lib/fontkit';
-import { PDFDocument, rgb, type PDFFont } from 'pdf-lib';
+import type { PDFFont } from 'pdf-lib';
+import { lazyModule } from '../../plugins/lazy-module';
 
 // The certificate of a completed learning path: one A4 landscape page drawn with pdf-lib (text, not a picture),
 // so it prints sharply and its words can be searched and copied. docs/programmes.md, "The certificate".
 
 const require = createRequire(import.meta.url);
+// Loaded with the first certificate downloaded (plugins/lazy-module.ts).
+const pdfLib = lazyModule(() => import('pdf-lib'));
+const fontkitModule = lazyModule(() => import('@pdf-lib/fontkit'));
 
 /**
  * DejaVu Sans, TrueType (the dejavu-fonts-ttf package: about 6,000 glyphs covering Latin, Greek and Cyrillic among
@@ -55,6 +58,7 @@ export interface CertificateContent {
 }
 
 export async function certificatePdf(content: CertificateContent): Promise<Buffer> {
+  const [{ PDFDocument, rgb }, { default: fontkit }] = await Promise.all([pdfLib(), fontkitModule()]);
   const pdf = await PDFDocument.create();
   pdf.registerFontkit(fontkit);
   // Document properties are UTF-16 strings in the PDF: they keep every character.
