@@ -42,6 +42,20 @@ export default defineConfig({
     // No source maps in the build: served beside the bundle they would hand anyone the whole source.
     sourcemap: false,
     chunkSizeWarningLimit: 700,
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            {
+              // The shared step words and credit rules, without zod: the dashboard shows step kinds and credits,
+              // and reaching them must not load the API's schemas (and zod) with them.
+              name: 'shared-words',
+              test: /packages[\\/]shared[\\/]src[\\/](scenarios[\\/]step-kinds|runs[\\/]credit)\.ts$/,
+            },
+          ],
+        },
+      },
+    },
   },
   server: {
     port: 5173,

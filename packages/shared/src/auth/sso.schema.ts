@@ -6,19 +6,3 @@ export const signInMethodsSchema = z.object({
   sso: z.object({ displayName: z.string() }).nullable(),
 });
 export type SignInMethods = z.infer<typeof signInMethodsSchema>;
-
-/**
- * Why a single sign-on came back without a session: the callback sends the browser to the sign-in page with
- * `?sso=<reason>`, and the page shows the message. Pending and disabled accounts hear the product's own words.
- */
-export const SSO_FAILURES = {
-  pending: 'Your account is pending approval. Please wait for an admin to assign a role.',
-  disabled: 'Your account is disabled. Ask an administrator to enable it.',
-  expired: 'That sign-in took too long or was already used. Please sign in again.',
-  refused: 'The identity provider did not sign you in. Please try again.',
-  'no-email': 'The identity provider did not give a verified email address, so no account could be matched.',
-  unavailable: 'The identity provider could not be reached. Please try again later.',
-} as const;
-export type SsoFailure = keyof typeof SSO_FAILURES;
-
-export const PASSWORD_SIGN_IN_OFF = 'Password sign-in is turned off here: use single sign-on.';

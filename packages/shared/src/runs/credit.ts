@@ -369,3 +369,8 @@ export function writeFinalCredit(
   const earned = points.reduce((sum, value, index) => sum + Math.min(value, rubric[index]?.points ?? 0), 0);
   return Math.min(1, autoCredit + (maximum === 0 ? 0 : ((1 - autoWeight) * earned) / maximum));
 }
+
+/** 0.75, 0.5, 1: a credit as people read it. */
+export function formatCredit(credit: number): string {
+  return String(Math.round(credit * 1000) / 1000);
+}

@@ -8,6 +8,7 @@ import {
   countWords,
   estimateCredit,
   extractFieldRight,
+  formatCredit,
   gradeSourceCredit,
   multiCredit,
   normaliseIndicator,
@@ -128,11 +129,6 @@ const verdictOf = (credit: number): Verdict => (credit >= 1 ? 'right' : credit >
 
 const headline = (credit: number) =>
   credit >= 1 ? 'Correct!' : credit > 0 ? `Partly right: ${formatCredit(credit)} credit.` : 'Incorrect.';
-
-/** 0.75, 0.5, 1: a credit as people read it. */
-export function formatCredit(credit: number): string {
-  return String(Math.round(credit * 1000) / 1000);
-}
 
 const writeHeadline = (checks: readonly { passed: boolean }[], reviewed: boolean) =>
   `Automatic checks: ${checks.filter((check) => check.passed).length} of ${checks.length} passed.${reviewed ? ' An instructor will grade the rest.' : ''}`;

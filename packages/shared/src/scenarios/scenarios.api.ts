@@ -2,13 +2,10 @@ import { z } from 'zod';
 import { ARTIFACT_KINDS, TLP_LABELS } from './scenario.schema';
 import { STEP_KINDS } from './step-kinds';
 import { runResultSchema } from '../runs/runs.schema';
+import { MAX_DIFFICULTY, MIN_DIFFICULTY } from './difficulty';
 
 // The API of the scenario library (/api/sim) and of the platform difficulty (/api/settings/difficulty).
 
-export const MIN_DIFFICULTY = 1;
-export const MAX_DIFFICULTY = 5;
-/** The difficulty slider's default, until an admin saves one. */
-export const DEFAULT_DIFFICULTY = 3;
 
 /** A scenario file is at most 1 MB (docs/operations.md lists every upload limit). */
 export const MAX_SCENARIO_FILE_BYTES = 1024 * 1024;
@@ -190,12 +187,3 @@ export const difficultySchema = z.object({
     .max(MAX_DIFFICULTY, { error: DIFFICULTY_MESSAGE }),
 });
 export type DifficultySetting = z.infer<typeof difficultySchema>;
-
-/** What each difficulty means to a trainee (1 novice .. 5 expert; docs/scenario-format.md). */
-export const DIFFICULTY_LABELS: Record<number, string> = {
-  1: 'Novice',
-  2: 'Beginner',
-  3: 'Intermediate',
-  4: 'Advanced',
-  5: 'Expert',
-};

@@ -38,7 +38,7 @@ import { useEffect, type MouseEvent, type ReactNode } from 'react';
 import { Link, Outlet, useLocation } from 'react-router';
 import { useSession } from '../../lib/session';
 import { NotificationBell } from '../../features/notifications/components/notification-bell';
-import { UserAvatar } from '../../features/profile/components/user-avatar';
+import { avatarInitials, UserAvatar } from '../../features/profile/components/user-avatar';
 import { paths } from '../../lib/paths';
 import classes from './app-layout.module.css';
 import { LiveClock } from './live-clock';
@@ -95,7 +95,15 @@ function SideLink({ item, onNavigate }: { item: NavItem; onNavigate: () => void 
 }
 
 /** An icon link of the top bar, named for screen readers, with its name as a tooltip on hover and focus. */
-function TopLink({ item, children }: { item: Omit<NavItem, 'icon'>; children: ReactNode }) {
+function TopLink({
+  item,
+  name = item.label,
+  children,
+}: {
+  item: Omit<NavItem, 'icon'>;
+  name?: string;
+  children: ReactNode;
+}) {
   const { pathname } = useLocation();
   const active = pathname === item.to;
   return (
@@ -106,7 +114,7 @@ function TopLink({ item, children }: { item: Omit<NavItem, 'icon'>; children: Re
         variant={active ? 'light' : 'subtle'}
         color={active ? 'accent' : 'gray'}
         size="lg"
-        aria-label={item.label}
+        aria-label={name}
         aria-current={active ? 'page' : undefined}
       >
         {children}
@@ -129,6 +137,8 @@ export function AppLayout() {
   const [opened, { toggle, close, open }] = useDisclosure(wide);
   const { user } = useSession();
   const isAdmin = hasRole(user?.role, 'admin');
+  const initials = user ? avatarInitials(user) : '';
+  const profileLinkName = initials ? `My Profile (${initials})` : 'My Profile';
 
   useEffect(() => {
     if (wide) open();
@@ -176,7 +186,8 @@ export function AppLayout() {
                 <item.icon size={20} stroke={1.6} aria-hidden />
               </TopLink>
             ))}
-            <TopLink item={{ to: paths.profile, label: 'My Profile' }}>
+            {/* The initials written on the link are part of its name too (WCAG 2.5.3, label in name). */}
+            <TopLink item={{ to: paths.profile, label: 'My Profile' }} name={profileLinkName}>
               {user ? <UserAvatar user={user} size={28} /> : null}
             </TopLink>
             <NotificationBell />

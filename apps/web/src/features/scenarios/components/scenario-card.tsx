@@ -12,6 +12,7 @@ import {
   IconStarFilled,
 } from '@tabler/icons-react';
 import { useDisclosure } from '@mantine/hooks';
+import { memo } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { StartOverDialog } from '../../../ui/start-over-dialog';
 import { paths } from '../../../lib/paths';
@@ -104,7 +105,14 @@ function ResumeActions({ scenario, runId }: { scenario: ScenarioListItem; runId:
   );
 }
 
-export function ScenarioCard({ scenario, search = '' }: { scenario: ScenarioListItem; search?: string }) {
+/** Memoised: the picker draws its cards in batches, and a card already drawn is not drawn again for each batch. */
+export const ScenarioCard = memo(function ScenarioCard({
+  scenario,
+  search = '',
+}: {
+  scenario: ScenarioListItem;
+  search?: string;
+}) {
   const titleId = `scenario-${scenario.id}-title`;
   const techniques = search.trim() ? matchedTechniques(scenario, search) : [];
   return (
@@ -169,4 +177,4 @@ export function ScenarioCard({ scenario, search = '' }: { scenario: ScenarioList
       </Stack>
     </Card>
   );
-}
+});

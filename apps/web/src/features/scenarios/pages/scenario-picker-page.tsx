@@ -21,6 +21,7 @@ import { useSession } from '../../../lib/session';
 import { useDifficulty } from '../api/get-difficulty';
 import { useScenarios } from '../api/get-scenarios';
 import { LoadError } from '../../../ui/load-error';
+import { useRevealedCount } from '../../../ui/use-revealed-count';
 import { ScenarioCard } from '../components/scenario-card';
 import {
   ALL,
@@ -38,6 +39,9 @@ import {
 import { difficultyName, difficultyText } from '../lib/difficulty';
 
 const GRID_COLS = { base: 1, sm: 2, lg: 3 };
+const SORT_OPTIONS = PICKER_SORTS.map((sort) => ({ value: sort, label: SORT_LABELS[sort] }));
+// A closed list is not in the page: nothing hidden to build and place while the cards are drawn.
+const CLOSED_UNMOUNTED = { keepMounted: false };
 
 function EmptyState({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -84,6 +88,22 @@ export default function ScenarioPickerPage() {
   const options = useMemo(() => filterOptions(scenarios.data ?? []), [scenarios.data]);
   const shown = useMemo(() => applyView(scenarios.data ?? [], view), [scenarios.data, view]);
   const filtered = isNarrowed(view);
+  const revealed = useRevealedCount(shown.length);
+  // Built once per list: the options of the Selects re-render with the page, not on every keystroke of the search.
+  const difficultyOptions = useMemo(
+    () => [
+      { value: ALL, label: 'All Difficulties' },
+      ...options.difficulties.map((level) => ({
+        value: String(level),
+        label: `${difficultyText(level)} · ${difficultyName(level)}`,
+      })),
+    ],
+    [options.difficulties],
+  );
+  const typeOptions = useMemo(
+    () => [{ value: ALL, label: 'All Types' }, ...options.types.map((type) => ({ value: type, label: type }))],
+    [options.types],
+  );
 
   return (
     <Stack gap="lg">
@@ -141,13 +161,8 @@ export default function ScenarioPickerPage() {
               allowDeselect={false}
               value={view.difficulty}
               onChange={(value) => setView({ difficulty: value ?? ALL })}
-              data={[
-                { value: ALL, label: 'All Difficulties' },
-                ...options.difficulties.map((level) => ({
-                  value: String(level),
-                  label: `${difficultyText(level)} · ${difficultyName(level)}`,
-                })),
-              ]}
+              data={difficultyOptions}
+              comboboxProps={CLOSED_UNMOUNTED}
             />
             <Select
               label="Type"
@@ -155,10 +170,8 @@ export default function ScenarioPickerPage() {
               allowDeselect={false}
               value={view.type}
               onChange={(value) => setView({ type: value ?? ALL })}
-              data={[
-                { value: ALL, label: 'All Types' },
-                ...options.types.map((type) => ({ value: type, label: type })),
-              ]}
+              data={typeOptions}
+              comboboxProps={CLOSED_UNMOUNTED}
             />
             <Select
               label="Sort by"
@@ -166,7 +179,8 @@ export default function ScenarioPickerPage() {
               allowDeselect={false}
               value={view.sort}
               onChange={(value) => setView({ sort: (value as PickerSort | null) ?? DEFAULT_VIEW.sort })}
-              data={PICKER_SORTS.map((sort) => ({ value: sort, label: SORT_LABELS[sort] }))}
+              data={SORT_OPTIONS}
+              comboboxProps={CLOSED_UNMOUNTED}
             />
             <Text size="sm" c="dimmed" role="status" aria-live="polite" className="tabular-nums" pb={8}>
               {filtered
@@ -191,7 +205,7 @@ export default function ScenarioPickerPage() {
             </EmptyState>
           ) : (
             <SimpleGrid cols={GRID_COLS} spacing="md">
-              {shown.map((scenario) => (
+              {shown.slice(0, revealed).map((scenario) => (
                 <ScenarioCard key={scenario.id} scenario={scenario} search={view.q} />
               ))}
             </SimpleGrid>
