@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/helper';
 import { listLoginEvents, recordLoginEvent } from '../features/activity/activity.repository';
 import { listAuditEntries } from '../features/audit/audit.repository';
+import { searchTrainees } from '../features/programmes/programmes.repository';
 import { listCatalogue, listRunsOfUser, listTrainingProgress } from '../features/progress/progress.repository';
 import type { Db } from './database';
 
@@ -106,6 +107,12 @@ describe('indexes for pages that must not grow with the data', () => {
       const events = (await plans(search)).find((query) => /order by/i.test(query.sql));
       expect(events?.plan).toMatch(/USING INDEX login_events_email/);
     }
+  });
+
+  it('lists trainees in name order by walking the (role, name) index', async () => {
+    const [people] = await plans((db) => searchTrainees(db, '', 20));
+    expect(people?.plan).toContain('users_role_name_idx');
+    expect(people?.plan).not.toMatch(/TEMP B-TREE|Sort Key/);
   });
 
   it('searches audit details through a trigram index', async () => {

@@ -19,6 +19,7 @@ import * as searchIndexesAndCounts from './2026_11_25_0001_search_indexes_and_co
 import * as scenarioVersions from './2026_11_25_0100_scenario_versions';
 import * as programmes from './2026_11_25_0301_programmes';
 import * as loginEmails from './2026_11_26_0001_login_emails';
+import * as peopleByRoleAndName from './2026_11_26_0002_people_by_role_and_name';
 import * as programmesVersionsAndPathEdits from './2026_11_26_0100_programmes_versions_and_path_edits';
 
 /** Every migration, by name; names sort in the order they run. Add new ones at the end. */
@@ -43,5 +44,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_25_0100_scenario_versions': scenarioVersions,
   '2026_11_25_0301_programmes': programmes,
   '2026_11_26_0001_login_emails': loginEmails,
+  '2026_11_26_0002_people_by_role_and_name': peopleByRoleAndName,
   '2026_11_26_0100_programmes_versions_and_path_edits': programmesVersionsAndPathEdits,
 };

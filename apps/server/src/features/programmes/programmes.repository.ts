@@ -1,6 +1,6 @@
 import { sql, type Selectable } from 'kysely';
 import type { DbOrTrx } from '../../db/database';
-import { containsIgnoringCase } from '../../db/contains';
+import { containsText } from '../../db/text-search';
 import type { AssignmentsTable, CertificatesTable, Run } from '../../db/schema';
 
 // Every query of training programmes: cohorts, paths, assignments, notices, certificates and the analytics.
@@ -136,8 +136,14 @@ export function searchTrainees(db: DbOrTrx, search: string, limit: number): Prom
     .$if(search !== '', (query) =>
       query.where((eb) =>
         eb.or([
-          containsIgnoringCase(eb.ref('users.email'), search),
-          containsIgnoringCase(sql`users.first_name || ' ' || users.last_name`, search),
+          containsText(db, 'users.email', eb.ref('users.id'), eb.ref('users.email'), search),
+          containsText(
+            db,
+            'users.full_name',
+            eb.ref('users.id'),
+            sql`users.first_name || ' ' || users.last_name`,
+            search,
+          ),
         ]),
       ),
     )
