@@ -102,6 +102,9 @@ interface Store {
   run(id: string): Promise<RunRow | undefined>;
   scenario(id: string): Promise<ScenarioRow | undefined>;
   insertRun(run: Record<string, unknown>): Promise<void>;
+  /** The trainee's run of the scenario in progress (one at most), which a start continues as the product's does. */
+  runInProgress(userId: string, scenarioId: string): Promise<RunRow | undefined>;
+  endRun(runId: string, at: string): Promise<void>;
   /** claim, re-read, score, next seq, insert decision: one transaction; false when the claim lost. */
   answer(
     claim: { runId: string; stepId: string; at: string },
@@ -155,6 +158,9 @@ const DECISION_SQL =
   'insert into run_decisions (run_id, seq, step_id, option_index, correct, decision, feedback, technique, time_ms, at, kind, skill, credit_thousandths, first_submission, scored, hint_used, result) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning id';
 const REVIEW_SQL =
   "insert into step_reviews (decision_id, run_id, user_id, scenario_id, step_id, status, auto_thousandths, hint_cost_thousandths, submitted_at) values (?, ?, ?, ?, ?, 'pending', ?, ?, ?)";
+const RUN_IN_PROGRESS_SQL = "select * from runs where user_id = ? and scenario_id = ? and status = 'in_progress'";
+const RUN_END_SQL =
+  "update runs set status = 'ended', finished_at = ?, updated_at = ? where id = ? and status = 'in_progress'";
 const RUN_INSERT_SQL =
   'insert into runs (id, user_id, scenario_id, scenario_name, step_count, current_step_id, current_answered, last_option_index, score_thousandths, percent_base, played_steps, best_path_steps, pending_reviews, hint_opened, visit_submitted, status, started_at, finished_at, updated_at) values (?, ?, ?, ?, ?, ?, 0, null, 0, ?, 0, ?, 0, 0, 0, ?, ?, null, ?)';
 // A move to another step starts a new visit; a Retry (same step) keeps the visit's first submission and hint.
@@ -178,6 +184,8 @@ function sqliteStore(): Store {
   const seq = db.prepare(SEQ_SQL);
   const decision = db.prepare(DECISION_SQL);
   const insertRun = db.prepare(RUN_INSERT_SQL);
+  const inProgress = db.prepare(RUN_IN_PROGRESS_SQL);
+  const endRun = db.prepare(RUN_END_SQL);
   const moveStep = db.prepare(MOVE_STEP_SQL);
   const moveFinish = db.prepare(MOVE_FINISH_SQL);
   const review = db.prepare(REVIEW_SQL);
@@ -217,6 +225,8 @@ function sqliteStore(): Store {
     touchSession: async (id, at) => void touch.run(at, id),
     run: async (id) => run.get(id) as RunRow | undefined,
     scenario: async (id) => scenario.get(id) as ScenarioRow | undefined,
+    runInProgress: async (userId, scenarioId) => inProgress.get(userId, scenarioId) as RunRow | undefined,
+    endRun: async (runId, at) => void endRun.run(at, at, runId),
     insertRun: async (r) =>
       void insertRun.run(
         r.id,
@@ -261,6 +271,8 @@ function postgresStore(url: string): Store {
     touchSession: async (id, at) =>
       void (await pool.query('update sessions set last_seen_at = $1 where id = $2', [at, id])),
     run: (id) => one<RunRow>('select * from runs where id = ?', [id]),
+    runInProgress: (userId, scenarioId) => one<RunRow>(RUN_IN_PROGRESS_SQL, [userId, scenarioId]),
+    endRun: async (runId, at) => void (await pool.query(numbered(RUN_END_SQL), [at, at, runId])),
     scenario: (id) =>
       one<ScenarioRow>('select id, name, step_count, definition, deleted_at from scenarios where id = ?', [id]),
     insertRun: async (r) =>
@@ -423,6 +435,15 @@ async function ownRun(user: SessionUser, id: string): Promise<RunRow> {
 async function startRun(user: SessionUser, body: { scenarioId?: unknown }) {
   if (typeof body.scenarioId !== 'string') throw new HttpError(400, 'Choose a scenario.');
   const { row, definition } = await liveScenario(body.scenarioId);
+  // One run in progress per trainee and scenario (a unique index): a start continues it, as the product's does;
+  // one left answered but not moved on is ended instead, so the player can start afresh.
+  const unfinished = await store.runInProgress(user.id, row.id);
+  if (unfinished && unfinished.current_answered === 0) {
+    const current = definition.steps.find((step) => step.id === unfinished.current_step_id)!;
+    const run = { id: unfinished.id, status: 'in_progress', score: unfinished.score_thousandths / 1000 };
+    return { status: 200, body: { run: { ...run, currentStep: playerStep(unfinished.id, current), timeline: [] } } };
+  }
+  if (unfinished) await store.endRun(unfinished.id, new Date().toISOString());
   const first = definition.steps[0]!;
   const id = randomUUID();
   const at = new Date().toISOString();
