@@ -16,8 +16,9 @@ const TRIGRAM_INDEXES: { name: string; table: string; expression: string }[] = [
   { name: 'users_designation_trgm_idx', table: 'users', expression: 'lower(designation)' },
 ];
 
+/** The schema pg_trgm is installed in, or null when it is not. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function trigramSchema(db: Kysely<any>): Promise<string | null> {
+export async function trigramSchema(db: Kysely<any>): Promise<string | null> {
   const { rows } = await sql<{ schema: string }>`
     select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace
     where e.extname = 'pg_trgm'`.execute(db);

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { pgRowCountTrigger } from './2026_11_25_0001_search_indexes_and_counts';
+import { trigramSchema } from './2026_11_23_0801_trigram_search';
 import { isPostgres } from './dialect';
 
 // The sign-in list's email search, at a cost that does not grow with the history (docs/operations.md,
@@ -13,13 +14,6 @@ import { isPostgres } from './dialect';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyDb = Kysely<any>;
-
-async function pgTrigramSchema(db: AnyDb): Promise<string | null> {
-  const { rows } = await sql<{ schema: string }>`
-    select n.nspname as schema from pg_extension e join pg_namespace n on n.oid = e.extnamespace
-    where e.extname = 'pg_trgm'`.execute(db);
-  return rows[0]?.schema ?? null;
-}
 
 async function eventTrigramTable(db: AnyDb): Promise<void> {
   await sql`create virtual table login_events_search using fts5(email, tokenize = 'trigram')`.execute(db);
@@ -94,7 +88,7 @@ export async function up(db: AnyDb): Promise<void> {
     );
     await sql`create trigger login_emails_keep after insert on login_events
       referencing new table as inserted for each statement execute function login_emails_keep()`.execute(db);
-    const schema = await pgTrigramSchema(db);
+    const schema = await trigramSchema(db);
     // Without pg_trgm (2026_11_23_0801 could not create it) the search scans the emails, which is still far
     // smaller than the events.
     if (schema !== null)
