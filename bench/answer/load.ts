@@ -22,6 +22,8 @@ export interface LoadResult {
   clientCpuMsPerRequest: number;
   /** Socket errors and timeouts seen by autocannon over the whole run (a crash shows up here). */
   connectionErrors: number;
+  /** The same errors by their code (ECONNRESET, ETIMEDOUT...) or message ("request timed out"). */
+  errorKinds: Record<string, number>;
   /** Connections the kernel dropped over the whole run because the server's listen queue was full. */
   listenOverflows: number;
   timeouts: number;
@@ -114,6 +116,11 @@ export async function runTraineeLoad({
     },
   });
   onStart?.(() => instance.stop());
+  const errorKinds: Record<string, number> = {};
+  instance.on('reqError', (error: Error & { code?: string }) => {
+    const kind = error.code ?? error.message;
+    errorKinds[kind] = (errorKinds[kind] ?? 0) + 1;
+  });
   const overflowsBefore = listenOverflows();
 
   let serverCpuBefore: number | null = null;
@@ -157,6 +164,7 @@ export async function runTraineeLoad({
         : null,
     clientCpuMsPerRequest: round((clientCpu.user + clientCpu.system) / 1000 / Math.max(1, latencies.length), 3),
     connectionErrors: result.errors,
+    errorKinds,
     listenOverflows: listenOverflows() - overflowsBefore,
     timeouts: result.timeouts,
     loadAverage: round((await import('node:os')).loadavg()[0]!, 2),

@@ -34,6 +34,7 @@ import { answerFrameworkError, registerErrorHandler } from './plugins/error-hand
 import { registerOperationalHeaders, requestIdOptions } from './plugins/operations';
 import { originPolicy, registerSecurity } from './plugins/security';
 import { registerSessionCookie } from './plugins/session-cookie';
+import { registerRequestTurns } from './plugins/request-turns';
 import { registerRunEvents } from './plugins/run-events';
 import { registerWeb } from './plugins/web';
 
@@ -59,6 +60,8 @@ export async function buildApp({ config, db, dialect, logger = false }: AppOptio
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('dialect', dialect);
   app.decorate('config', config);
+  // First of all hooks: a request waiting for its turn has cost nothing yet.
+  registerRequestTurns(app);
   registerRunEvents(app);
 
   registerErrorHandler(app);

@@ -1,5 +1,5 @@
-import type { NextStep } from '@tradecraft/shared';
-import type { Insertable, Selectable } from 'kysely';
+import { STEP_KINDS, type NextStep } from '@tradecraft/shared';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { DbOrTrx } from '../../db/database';
 import { reusableQuery } from '../../db/reusable-query';
 import type { Run, RunDecisionsTable, RunPracticeTable, StepReviewsTable } from '../../db/schema';
@@ -93,6 +93,45 @@ const decisionsQuery = reusableQuery<{ runId: string }, RunDecisionRow>((db, par
 
 export function listDecisions(db: DbOrTrx, runId: string): Promise<RunDecisionRow[]> {
   return decisionsQuery(db, { runId });
+}
+
+/** Step kinds whose recorded result the player leaves out of a run in progress (all but a written answer's). */
+const RESULTS_LEFT_OUT = STEP_KINDS.filter((kind) => kind !== 'write');
+
+const playDecisionsQuery = reusableQuery<{ runId: string }, RunDecisionRow>((db, param) =>
+  db
+    .selectFrom('run_decisions')
+    .select([
+      'id',
+      'run_id',
+      'seq',
+      'step_id',
+      'option_index',
+      'correct',
+      'decision',
+      'feedback',
+      'technique',
+      'time_ms',
+      'at',
+      'kind',
+      'skill',
+      'credit_thousandths',
+      'first_submission',
+      'scored',
+      'hint_used',
+      sql<string | null>`case when kind in (${sql.join(RESULTS_LEFT_OUT)}) then null else result end`.as('result'),
+    ])
+    .where('run_id', '=', param('runId'))
+    .orderBy('seq', 'asc'),
+);
+
+/**
+ * A run's decisions as the player's view of a run in progress uses them: the recorded result (the revealed key,
+ * the largest column) only for written answers (their review status) and rows of unknown kinds: every answer and
+ * every move reads the run's decisions again, and the results were most of what that read carried.
+ */
+export function listPlayDecisions(db: DbOrTrx, runId: string): Promise<RunDecisionRow[]> {
+  return playDecisionsQuery(db, { runId });
 }
 
 /** What an answer changes on its run. */
@@ -238,9 +277,7 @@ export async function insertReview(db: DbOrTrx, review: Insertable<StepReviewsTa
 type MoveParams = { runId: string; fromStepId: string; optionIndex: number; at: string };
 
 /** The move's condition: still on the answered step the caller saw, in a run in progress. */
-function moveQuery<Set extends Record<string, unknown>>(
-  set: (param: <K extends string>(name: K) => never) => Set,
-) {
+function moveQuery<Set extends Record<string, unknown>>(set: (param: <K extends string>(name: K) => never) => Set) {
   return reusableQuery<MoveParams & Record<string, unknown>, Run>((db, param) =>
     db
       .updateTable('runs')

@@ -56,6 +56,7 @@ import {
   insertReview,
   insertRun,
   listDecisions,
+  listPlayDecisions,
   moveRunReturningRun,
   openHint,
   type RunDecisionRow,
@@ -724,7 +725,7 @@ async function answerStepOn(db: Db, user: User, id: string, input: AnswerInput):
     });
     if (!claimed) throw conflict(await lostRaceMessage(trx, run.id, RUN_MESSAGES.alreadyAnswered));
     // Read under the claim, so no other answer to this run can add a decision in between.
-    const earlier = await listDecisions(trx, run.id);
+    const earlier = await listPlayDecisions(trx, run.id);
     const decision = await insertDecision(trx, {
       run_id: run.id,
       seq: (earlier.at(-1)?.seq ?? 0) + 1,
@@ -824,7 +825,9 @@ async function moveOnOn(db: Db, user: User, id: string): Promise<RunState> {
     at: nowIso(),
   });
   if (!moved) throw conflict(await lostRaceMessage(db, run.id, RUN_MESSAGES.notAnswered));
-  return describeRun(moved, await listDecisions(db, run.id), scenario, user, 'play');
+  // A run still in progress is drawn for play (the new step not yet answered); a finished one needs every result.
+  const decisions = await (moved.status === 'in_progress' ? listPlayDecisions : listDecisions)(db, run.id);
+  return describeRun(moved, decisions, scenario, user, 'play');
 }
 
 /** End Simulation: finishes at once with status ended; the score so far stays, over at least the best path. */
