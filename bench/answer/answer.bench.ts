@@ -287,7 +287,7 @@ function answerSection(
     point.counters.answer,
     point.counters.next,
     point.counters.completedRuns,
-    point.connectionErrors,
+    errorKindsText(point),
     point.listenOverflows ?? '-',
   ]);
   const markdown = [
@@ -361,9 +361,10 @@ function answerSection(
         ]
       : []),
     'Request mix per point (successful requests in the window). Connection errors and listen-queue overflows count',
-    'the whole run, warm-up included: when 500 connections open at once to a busy server, the kernel drops what its',
-    "listen queue (Node's default backlog, 511) cannot hold, the client retries after 1 s, 3 s, 7 s, and a few of those",
-    "first requests pass autocannon's 10 s timeout.",
+    'the whole run, warm-up included; a connection error is a socket error or a request without an answer after 10 s',
+    "(autocannon's timeout). Node takes one new connection per turn of its event loop: when 500 connections open at",
+    'once and the first ones keep a server busy, a server whose turns are long takes the rest one every 100-200 ms',
+    'and their first requests time out (docs/operations.md, "Connections under load").',
     '',
     table(
       [
@@ -398,6 +399,13 @@ function answerSection(
     markdown,
     data: { points, paced, startups, seconds: meta.seconds, warmupSeconds: meta.warmup },
   };
+}
+
+function errorKindsText(point: Point): string {
+  const kinds = Object.entries(point.errorKinds);
+  return kinds.length === 0
+    ? String(point.connectionErrors)
+    : `${point.connectionErrors} (${kinds.map(([kind, count]) => `${count}× ${kind}`).join(', ')})`;
 }
 
 function errorsText(point: Point): string {
