@@ -25,6 +25,12 @@ describe('framework errors', () => {
     expect(response.body).not.toContain('marker');
   });
 
+  it('refuses a path written another way as such even when its parameter is too long for the router', async () => {
+    const response = await t.app.inject({ method: 'GET', url: `/api/%72%65mediation/${'a'.repeat(300)}` });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ error: 'The request path is malformed.' });
+  });
+
   it('answers a Content-Length that does not match the body without the framework message', async () => {
     const response = await t.app.inject({
       method: 'POST',

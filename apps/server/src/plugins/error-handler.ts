@@ -3,6 +3,7 @@ import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { isDatabaseBusy } from '../db/errors';
 import { AppError } from '../errors';
 import { closeAfterAnswer } from './lingering-close';
+import { ambiguousPath } from './security';
 
 /** Another writer held the lock past the busy timeout: it is usually done a second later. */
 const BUSY_RETRY_AFTER_SECONDS = 1;
@@ -26,7 +27,14 @@ function describeValidation(error: {
  * Fastify answers a few errors before any route or hook runs (a malformed percent-encoding, an over-long path
  * parameter), quoting the URL; this is its `frameworkErrors` option, answering in the product's words.
  */
-export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  // A path written another way (an escaped letter, slash or dot) is refused as such even when the router failed
+  // on it first (an over-long parameter): the same 400 the security hook gives it when routing succeeds.
+  const ambiguous = ambiguousPath(request.raw.url ?? '/');
+  if (ambiguous) {
+    void reply.status(400).send({ error: ambiguous });
+    return;
+  }
   void reply.status(error.statusCode ?? 400).send({ error: clientErrorMessage(error) });
 }
 
