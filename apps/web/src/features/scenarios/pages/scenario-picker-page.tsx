@@ -88,7 +88,8 @@ export default function ScenarioPickerPage() {
   const options = useMemo(() => filterOptions(scenarios.data ?? []), [scenarios.data]);
   const shown = useMemo(() => applyView(scenarios.data ?? [], view), [scenarios.data, view]);
   const filtered = isNarrowed(view);
-  const revealed = useRevealedCount(shown.length);
+  // The first screen at once, the rest six cards per task: each batch is a short task, never a long one.
+  const revealed = useRevealedCount(shown.length, 12, 6);
   // Built once per list: the options of the Selects re-render with the page, not on every keystroke of the search.
   const difficultyOptions = useMemo(
     () => [
