@@ -54,17 +54,50 @@ const FRAME_ROOTS = [
   'features/runs/pages/simulation-page.tsx',
 ].map(fromSrc);
 
-type ModuleGraph = { getModuleInfo(id: string): { importedIds: readonly string[] } | null };
+type ModuleInfo = { importedIds: readonly string[]; exports: readonly string[]; code: string | null };
+type ModuleGraph = { getModuleInfo(id: string): ModuleInfo | null };
 
-/** Every module a root reaches through static imports (what loading it loads). */
+const LIBRARY = /[\\/]node_modules[\\/]/;
+/** A package's index, which re-exports everything it has: only what is imported from it is followed. */
+const BARREL = /[\\/]node_modules[\\/].*[\\/](index|tabler-icons-react)\.m?js$/;
+const NAMED_IMPORTS = /import\s*\{([^}]*)\}\s*from\s*["'][^"'.][^"']*["']/g;
+
+/** The names a module imports from packages (`import { Button } from '@mantine/core'`). */
+function namesImported(code: string | null): Set<string> {
+  const names = new Set<string>();
+  for (const [, list] of (code ?? '').matchAll(NAMED_IMPORTS))
+    for (const part of list!.split(',')) {
+      const name = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!.trim();
+      if (name) names.add(name);
+    }
+  return names;
+}
+
+/**
+ * Every module a root reaches through static imports (what loading it loads). Through a package's index only the
+ * modules exporting a name the importer asks for are followed, as the bundler keeps only those.
+ */
 function reached(graph: ModuleGraph, root: string): Set<string> {
   const seen = new Set<string>();
-  const stack = [root];
+  const stack: { id: string; names: Set<string> }[] = [{ id: root, names: new Set() }];
   while (stack.length > 0) {
-    const id = stack.pop()!;
+    const { id, names } = stack.pop()!;
+    const info = graph.getModuleInfo(id);
+    if (!info) continue;
+    if (BARREL.test(id)) {
+      for (const child of info.importedIds) {
+        const exports = graph.getModuleInfo(child)?.exports ?? [];
+        // An icon file exports its icon as its default, under its file's name.
+        const fileName = path.basename(child).replace(/\.m?js$/, '');
+        if (BARREL.test(child) || names.has(fileName) || exports.some((name) => names.has(name)))
+          stack.push({ id: child, names });
+      }
+      continue;
+    }
     if (seen.has(id)) continue;
     seen.add(id);
-    stack.push(...(graph.getModuleInfo(id)?.importedIds ?? []));
+    const imported = namesImported(info.code);
+    for (const child of info.importedIds) stack.push({ id: child, names: imported });
   }
   return seen;
 }
@@ -102,7 +135,7 @@ function screenChunks() {
   return (id: string, graph: ModuleGraph): string | null => {
     const { entry, signIn, beforeSignIn, frame } = sets(graph);
     if (roots.has(id) || entry.has(id)) return null;
-    const library = /[\\/]node_modules[\\/]/.test(id);
+    const library = LIBRARY.test(id);
     if (library && signIn.has(id)) return 'sign-in-kit';
     if (signIn.has(id) || beforeSignIn.has(id)) return null;
     const reachedBy = frame.get(id) ?? 0;
@@ -129,7 +162,8 @@ export default defineConfig({
               test: /packages[\\/]shared[\\/]src[\\/](scenarios[\\/]step-kinds|runs[\\/]credit)\.ts$/,
               priority: 4,
             },
-            { name: screenChunks() },
+            // The sets above already hold what their modules import (and the entry's modules must stay with it).
+            { name: screenChunks(), includeDependenciesRecursively: false },
           ],
         },
       },
