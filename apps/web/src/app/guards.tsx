@@ -1,6 +1,6 @@
 import { hasRole, type Role } from '@tradecraft/shared';
 import { Button, Center, Loader, Stack, Text } from '@mantine/core';
-import type { ReactNode } from 'react';
+import { useDeferredValue, type ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
 import { useSession } from '../lib/session';
 import { paths } from '../lib/paths';
@@ -21,7 +21,10 @@ export function LoadingScreen() {
 export function RequireAuth({ children }: { children: ReactNode }) {
   const { user, isLoading, error, refetch } = useSession();
   const location = useLocation();
-  if (isLoading) return <LoadingScreen />;
+  // Once the session is known the whole frame and page are drawn: as a deferred render React does it in slices
+  // between which the browser stays responsive, instead of one long task (the loading screen stays meanwhile).
+  const loading = useDeferredValue(isLoading);
+  if (loading) return <LoadingScreen />;
   if (error && !user) {
     return (
       <Center h="100dvh">

@@ -1,5 +1,5 @@
 import type { MyAssignment, Remediation } from '@tradecraft/shared';
-import { Anchor, Badge, Button, Card, Group, Paper, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconPlayerPlay, IconRoute } from '@tabler/icons-react';
 import { Link, Outlet } from 'react-router';
 import { paths } from '../../../lib/paths';
@@ -68,7 +68,9 @@ function AssignmentCard({ item }: { item: MyAssignment }) {
 
 function AssignedToMe() {
   const assignments = useMyAssignments();
-  if (assignments.isPending) return <Skeleton height={120} radius="md" aria-label="Loading your assignments" />;
+  // Nothing while they load: most trainees have none, and a placeholder that then went away moved the whole
+  // dashboard up under them.
+  if (assignments.isPending) return null;
   if (assignments.isError)
     return (
       <LoadError

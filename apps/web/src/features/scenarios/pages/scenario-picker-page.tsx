@@ -14,7 +14,7 @@ import {
 import { IconFilterOff, IconSearch, IconTargetOff } from '@tabler/icons-react';
 import { hasRole } from '@tradecraft/shared';
 import { useDebouncedValue } from '@mantine/hooks';
-import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useDeferredValue, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '../../../lib/paths';
 import { useSession } from '../../../lib/session';
@@ -85,10 +85,14 @@ export default function ScenarioPickerPage() {
   }, [settledQuery]);
   const view = useMemo(() => ({ ...fromAddress, q: query }), [fromAddress, query]);
 
-  const options = useMemo(() => filterOptions(scenarios.data ?? []), [scenarios.data]);
-  const shown = useMemo(() => applyView(scenarios.data ?? [], view), [scenarios.data, view]);
+  // The list arrives as a deferred render, which React draws in slices between which the page stays responsive,
+  // not as one long task; the placeholders stay until it is drawn.
+  const list = useDeferredValue(scenarios.data);
+  const options = useMemo(() => filterOptions(list ?? []), [list]);
+  const shown = useMemo(() => applyView(list ?? [], view), [list, view]);
   const filtered = isNarrowed(view);
-  const revealed = useRevealedCount(shown.length);
+  // The first screen at once, the rest six cards per task: each batch is a short task, never a long one.
+  const revealed = useRevealedCount(shown.length, 12, 6);
   // Built once per list: the options of the Selects re-render with the page, not on every keystroke of the search.
   const difficultyOptions = useMemo(
     () => [
@@ -116,7 +120,7 @@ export default function ScenarioPickerPage() {
         </Text>
       </div>
 
-      {scenarios.isPending ? (
+      {list === undefined && !scenarios.isError ? (
         <SimpleGrid cols={GRID_COLS} aria-busy="true" aria-label="Loading scenarios">
           {[0, 1, 2].map((index) => (
             <Skeleton key={index} height={230} radius="md" />
@@ -128,7 +132,7 @@ export default function ScenarioPickerPage() {
           error={scenarios.error}
           onRetry={() => void scenarios.refetch()}
         />
-      ) : scenarios.data.length === 0 ? (
+      ) : list === undefined ? null : list.length === 0 ? (
         <EmptyState title="No scenarios yet">
           {hasRole(user?.role, 'admin') ? (
             <>
@@ -184,8 +188,8 @@ export default function ScenarioPickerPage() {
             />
             <Text size="sm" c="dimmed" role="status" aria-live="polite" className="tabular-nums" pb={8}>
               {filtered
-                ? `Showing ${shown.length} of ${scenarios.data.length} scenarios`
-                : `${scenarios.data.length} ${scenarios.data.length === 1 ? 'scenario' : 'scenarios'}`}
+                ? `Showing ${shown.length} of ${list.length} scenarios`
+                : `${list.length} ${list.length === 1 ? 'scenario' : 'scenarios'}`}
             </Text>
           </Group>
 
