@@ -1,23 +1,27 @@
 import http from 'node:http';
 import { processCpuMs, quantile, round } from '../lib/env';
-import { newCounters, TraineePlayer, type PlayCounters, type PlayRequest } from '../lib/play';
+import { newCounters, TraineePlayer, type PlayRequest } from '../lib/play';
 import type { Trainee } from '../lib/trainees';
+import type { LoadResult } from './load';
 
-export interface PacedResult {
-  trainees: number;
+/** The figures of the closed loop's result that mean the same here, with the pace and the failures. */
+export type PacedResult = Pick<
+  LoadResult,
+  | 'trainees'
+  | 'seconds'
+  | 'requests'
+  | 'requestsPerSecond'
+  | 'p50'
+  | 'p99'
+  | 'max'
+  | 'counters'
+  | 'serverCpuMsPerRequest'
+> & {
   /** Mean pause between an answer arriving and the trainee's next request, ms. */
   thinkMs: number;
-  seconds: number;
-  requests: number;
-  requestsPerSecond: number;
-  p50: number;
-  p99: number;
-  max: number;
-  counters: PlayCounters;
-  serverCpuMsPerRequest: number | null;
   /** Requests that failed at the socket or took longer than the timeout. */
   connectionErrors: number;
-}
+};
 
 export interface PacedOptions {
   url: string;
