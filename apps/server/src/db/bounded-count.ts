@@ -30,6 +30,9 @@ export async function boundedCount<TB extends keyof Database, O>(
     .select(sql<number>`1`.as('one'))
     .limit(cap + 1);
   const { rows } = await sql<{ count: number }>`select count(*) as count from (${capped}) as capped`.execute(db);
-  const count = Number(rows[0]?.count ?? 0);
-  return count > cap ? { total: cap, totalIsLowerBound: true } : { total: count, totalIsLowerBound: false };
+  return boundedTotal(Number(rows[0]?.count ?? 0), cap);
 }
+
+/** A count taken up to `cap + 1` rows, as a page's total. */
+export const boundedTotal = (counted: number, cap: number): BoundedTotal =>
+  counted > cap ? { total: cap, totalIsLowerBound: true } : { total: counted, totalIsLowerBound: false };

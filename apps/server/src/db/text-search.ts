@@ -41,3 +41,42 @@ export function containsText(
   const phrase = `${column} : "${text.replace(/"/g, '""')}"`;
   return sql<SqlBool>`(${key} in (select ${sql.raw(ftsKey)} from ${sql.raw(fts)} where ${sql.raw(fts)} match ${phrase}) and ${like})`;
 }
+
+/** What matchesThroughSearchIndex reads: see there. */
+export interface IndexedSearch<V> {
+  /** The table searched, and its rows' key (`audit_log.id`), which the index holds. */
+  table: string;
+  key: Expression<unknown>;
+  /** What to read of each matching row (often the key). */
+  value: Expression<V>;
+  searches: { column: SearchedColumn; text: string }[];
+  /** Every condition a row must meet, the searches' own LIKE tests included. */
+  conditions: Expression<SqlBool>[];
+  limit: number;
+  /** A row holds every text (one per column, as the audit log's filters) or any (one text in several columns). */
+  holding?: 'every' | 'any';
+}
+
+/**
+ * On SQLite, up to `limit` rows matching `conditions` that hold the searched texts, read from the trigram index:
+ * its matches are taken one by one and joined to their rows, stopping at `limit`, where `key in (matches)` would
+ * first collect every match (for a common text, most of the table). Several texts are one index query. Null on
+ * PostgreSQL or when a text is too short for the index: the caller then reads the table. The index only finds
+ * the candidates; the same LIKE as everywhere (in `conditions`) decides.
+ */
+export async function matchesThroughSearchIndex<V>(db: DbOrTrx, search: IndexedSearch<V>): Promise<V[] | null> {
+  const { table, key, value, searches, conditions, limit, holding = 'every' } = search;
+  const indexed = searches.filter(({ text }) => [...text].length >= TRIGRAM);
+  // A row holding any text may hold only one too short for the index: the index would miss it.
+  if (isPostgresDb(db) || indexed.length === 0 || (holding === 'any' && indexed.length < searches.length)) return null;
+  const { fts, key: ftsKey } = SQLITE_SEARCH[indexed[0]!.column];
+  if (indexed.some(({ column }) => SQLITE_SEARCH[column].fts !== fts)) return null;
+  const match = indexed
+    .map(({ column, text }) => `${SQLITE_SEARCH[column].column} : "${text.replace(/"/g, '""')}"`)
+    .join(holding === 'every' ? ' AND ' : ' OR ');
+  const { rows } = await sql<{ value: V }>`select ${value} as value
+    from ${sql.table(fts)} join ${sql.table(table)} on ${key} = ${sql.ref(`${fts}.${ftsKey}`)}
+    where ${sql.table(fts)} match ${match} and ${sql.join(conditions, sql` and `)}
+    limit ${limit}`.execute(db);
+  return rows.map((row) => row.value);
+}

@@ -5,7 +5,7 @@ import { boundedCount, countCapFor } from '../../db/bounded-count';
 import type { DbOrTrx } from '../../db/database';
 import type { Database, LoginEventsTable } from '../../db/schema';
 import { containsIgnoringCase } from '../../db/contains';
-import { containsText } from '../../db/text-search';
+import { matchesThroughSearchIndex } from '../../db/text-search';
 import { keysetBatches } from '../../db/keyset-batches';
 
 export interface LoginEventInput {
@@ -85,15 +85,19 @@ function ordered<QB extends SelectQueryBuilder<Database, 'login_events', LoginEv
 }
 
 /** Up to `limit` distinct sign-in emails containing the text, through the emails' trigram index. */
-function matchingEmails(db: DbOrTrx, text: string, limit: number): Promise<{ email: string }[]> {
-  return db
-    .selectFrom('login_emails')
-    .select('email')
-    .where((eb) =>
-      containsText(db, 'login_emails.email', sql.ref('login_emails.rowid'), eb.ref('login_emails.email'), text),
-    )
-    .limit(limit)
-    .execute();
+async function matchingEmails(db: DbOrTrx, text: string, limit: number): Promise<string[]> {
+  const holds = containsIgnoringCase(sql.ref('login_emails.email'), text);
+  const indexed = await matchesThroughSearchIndex(db, {
+    table: 'login_emails',
+    key: sql.ref('login_emails.rowid'),
+    value: sql.ref<string>('login_emails.email'),
+    searches: [{ column: 'login_emails.email', text }],
+    conditions: [holds],
+    limit,
+  });
+  if (indexed) return indexed;
+  const rows = await db.selectFrom('login_emails').select('email').where(holds).limit(limit).execute();
+  return rows.map((row) => row.email);
 }
 
 /**
@@ -107,12 +111,7 @@ async function searchedEvents(db: DbOrTrx, filters: LoginEventFilters) {
   if (!search) return filteredEvents(db, filters);
   const found = await matchingEmails(db, search, FEW_EMAILS + 1);
   if (found.length === 0) return null;
-  if (found.length <= FEW_EMAILS)
-    return filteredEvents(
-      db,
-      filters,
-      found.map((row) => row.email),
-    );
+  if (found.length <= FEW_EMAILS) return filteredEvents(db, filters, found);
   return filteredEvents(db, filters).where((eb) => containsIgnoringCase(eb.ref('email'), search));
 }
 

@@ -1,8 +1,9 @@
 import type { AuditSortColumn, SortDirection } from '@tradecraft/shared';
-import { sql } from 'kysely';
+import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { DbOrTrx } from '../../db/database';
-import { boundedCount, countCapFor, type BoundedTotal } from '../../db/bounded-count';
-import { containsText } from '../../db/text-search';
+import { boundedCount, boundedTotal, COUNT_CAP_MIN, countCapFor, type BoundedTotal } from '../../db/bounded-count';
+import { containsIgnoringCase } from '../../db/contains';
+import { containsText, matchesThroughSearchIndex } from '../../db/text-search';
 import { keysetBatches } from '../../db/keyset-batches';
 
 export interface AuditFilters {
@@ -30,40 +31,105 @@ export async function insertAuditEntry(db: DbOrTrx, row: Omit<AuditRow, 'id'>): 
 }
 
 const TEXT_FILTERS = ['actor', 'action', 'details', 'screen'] as const;
+const AUDIT_COLUMNS = ['id', 'actor', 'action', 'details', 'screen', 'at'] as const;
 
-function filteredAudit(db: DbOrTrx, filters: AuditFilters) {
-  let query = db.selectFrom('audit_log');
+/**
+ * The filters as conditions on `audit_log`. A text filter is "contains, ignoring case": through the trigram
+ * index where it has one (`index`, see containsText), or by testing each entry read (`scan`).
+ */
+function auditConditions(db: DbOrTrx, filters: AuditFilters, texts: 'index' | 'scan'): Expression<SqlBool>[] {
+  const conditions: Expression<SqlBool>[] = [];
   for (const column of TEXT_FILTERS) {
     const text = filters[column]?.trim();
-    if (text)
-      query = query.where((eb) =>
-        containsText(db, `audit_log.${column}`, eb.ref('audit_log.id'), eb.ref(column), text),
-      );
+    if (!text) continue;
+    const value = sql.ref(`audit_log.${column}`);
+    conditions.push(
+      texts === 'index'
+        ? containsText(db, `audit_log.${column}`, sql.ref('audit_log.id'), value, text)
+        : containsIgnoringCase(value, text),
+    );
   }
-  return query
-    .$if(filters.fromIso !== undefined, (qb) => qb.where('at', '>=', filters.fromIso!))
-    .$if(filters.toIsoExclusive !== undefined, (qb) => qb.where('at', '<', filters.toIsoExclusive!));
+  if (filters.fromIso !== undefined) conditions.push(sql<SqlBool>`${sql.ref('audit_log.at')} >= ${filters.fromIso}`);
+  if (filters.toIsoExclusive !== undefined)
+    conditions.push(sql<SqlBool>`${sql.ref('audit_log.at')} < ${filters.toIsoExclusive}`);
+  return conditions;
 }
 
-/** One page of the audit log. Text columns sort case-insensitively, an empty value as ''. */
+function filteredAudit(db: DbOrTrx, filters: AuditFilters, texts: 'index' | 'scan' = 'index') {
+  const conditions = auditConditions(db, filters, texts);
+  const query = db.selectFrom('audit_log');
+  return conditions.length === 0 ? query : query.where((eb) => eb.and(conditions));
+}
+
+/**
+ * One page of the audit log. Text columns sort case-insensitively, an empty value as ''.
+ *
+ * A search first reads the keys of its matches, up to the count's cap, through the search index where it has one
+ * (docs/operations.md, "Searching and counting"). When they are few (an exact total of at most COUNT_CAP_MIN), the
+ * page is sorted from them alone, rather than walking the sort's index from the top and testing every entry, which reads the whole
+ * log when the matches are old. When there are more, the text is common: the walk finds a page among the first
+ * entries it reads.
+ */
 export async function listAuditEntries(
   db: DbOrTrx,
   filters: AuditFilters,
   options: { sort: AuditSortColumn; dir: SortDirection; page: number; pageSize: number },
 ): Promise<{ rows: AuditRow[] } & BoundedTotal> {
-  const { sort, dir, page, pageSize } = options;
-  let rowsQuery = filteredAudit(db, filters).select(['id', 'actor', 'action', 'details', 'screen', 'at']);
-  if (sort !== 'timestamp') rowsQuery = rowsQuery.orderBy(sql`lower(coalesce(${sql.ref(sort)}, ''))`, dir);
-  const [rows, count] = await Promise.all([
-    rowsQuery
-      .orderBy('at', dir)
-      .orderBy('id', dir)
-      .limit(pageSize)
-      .offset((page - 1) * pageSize)
-      .execute(),
-    boundedCount(db, filteredAudit(db, filters).select('id'), countCapFor(page, pageSize)),
-  ]);
+  const cap = countCapFor(options.page, options.pageSize);
+  const searches = TEXT_FILTERS.flatMap((column) => {
+    const text = filters[column]?.trim();
+    return text ? [{ column: `audit_log.${column}` as const, text }] : [];
+  });
+  if (searches.length === 0) {
+    const [rows, count] = await Promise.all([
+      auditPage(filteredAudit(db, filters).select([...AUDIT_COLUMNS]), options),
+      boundedCount(db, filteredAudit(db, filters).select('id'), cap),
+    ]);
+    return { rows, ...count };
+  }
+  const indexed = await matchesThroughSearchIndex(db, {
+    table: 'audit_log',
+    key: sql.ref('audit_log.id'),
+    value: sql.ref<number>('audit_log.id'),
+    searches,
+    conditions: auditConditions(db, filters, 'scan'),
+    limit: cap + 1,
+  });
+  const count = indexed
+    ? boundedTotal(indexed.length, cap)
+    : await boundedCount(db, filteredAudit(db, filters).select('id'), cap);
+  // Deep pages count further than COUNT_CAP_MIN: that many matches are common text too (and too many keys to pass).
+  if (count.totalIsLowerBound || count.total > COUNT_CAP_MIN)
+    return { rows: await auditPage(filteredAudit(db, filters, 'scan').select([...AUDIT_COLUMNS]), options), ...count };
+  if (count.total === 0) return { rows: [], ...count };
+  const matches = indexed ? db.selectFrom('audit_log').where('id', 'in', indexed) : filteredAudit(db, filters);
+  // Materialized, so that no planner walks the sort's index testing each entry instead.
+  const rows = await auditPage(
+    db
+      .with(
+        (cte) => cte('matches').materialized(),
+        () => matches.select([...AUDIT_COLUMNS]),
+      )
+      .selectFrom('matches')
+      .selectAll(),
+    options,
+  );
   return { rows, ...count };
+}
+
+/** Sorts and pages the audit rows a query selects (from the table, or from the matches of a search). */
+function auditPage<DB, TB extends keyof DB>(
+  query: SelectQueryBuilder<DB, TB, AuditRow>,
+  { sort, dir, page, pageSize }: { sort: AuditSortColumn; dir: SortDirection; page: number; pageSize: number },
+): Promise<AuditRow[]> {
+  let ordered = query;
+  if (sort !== 'timestamp') ordered = ordered.orderBy(sql`lower(coalesce(${sql.ref(sort)}, ''))`, dir);
+  return ordered
+    .orderBy(sql.ref('at'), dir)
+    .orderBy(sql.ref('id'), dir)
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
+    .execute();
 }
 
 /** Every matching entry, oldest first, in keyset batches on (at, id) so memory stays flat. */
@@ -71,7 +137,7 @@ export function auditBatches(db: DbOrTrx, filters: AuditFilters, batchSize = 500
   return keysetBatches<AuditRow>(
     (after, limit) =>
       filteredAudit(db, filters)
-        .select(['id', 'actor', 'action', 'details', 'screen', 'at'])
+        .select([...AUDIT_COLUMNS])
         .$if(after !== null, (qb) => qb.where((eb) => eb(eb.refTuple('at', 'id'), '>', eb.tuple(after!.at, after!.id))))
         .orderBy('at', 'asc')
         .orderBy('id', 'asc')

@@ -174,6 +174,44 @@ describe('GET /api/audit/logs', () => {
     expect(await logs('actor=bulk&page=100&pageSize=100')).toMatchObject({ total: 1200, totalIsLowerBound: false });
   });
 
+  it('sorts and pages a search the same whether its matches are few (collected, then sorted) or many (walked)', async () => {
+    // 1,100 entries by one actor, each hour a day back; every 100th mentions "needle".
+    const bulk = Array.from({ length: 1100 }, (_, index) => ({
+      actor: 'bulk@example.com',
+      action: `bulk ${String(index).padStart(4, '0')}`,
+      details: index % 100 === 7 ? `found the NEEDLE ${index}` : `hay ${index}`,
+      screen: `screen ${index % 7}`,
+      at: new Date(Date.UTC(2026, 3, 1) - index * 3_600_000).toISOString(),
+    }));
+    for (let start = 0; start < bulk.length; start += 500) await insertAudit(bulk.slice(start, start + 500));
+    const expected = (rows: typeof bulk, key: (row: (typeof bulk)[number]) => string, dir: 1 | -1) =>
+      [...rows]
+        .sort((a, b) => dir * (key(a).localeCompare(key(b)) || a.at.localeCompare(b.at)))
+        .map((row) => row.action);
+
+    const needles = bulk.filter((row) => row.details.includes('NEEDLE'));
+    expect(needles).toHaveLength(11);
+    const few = await logs('details=needle&sort=screen&dir=desc&page=2&pageSize=5');
+    expect(few).toMatchObject({ total: 11, totalIsLowerBound: false });
+    expect(actions(few)).toEqual(expected(needles, (row) => row.screen, -1).slice(5, 10));
+    expect(actions(await logs('details=needle&sort=timestamp&dir=asc&pageSize=5'))).toEqual(
+      expected(needles, () => '', 1).slice(0, 5),
+    );
+
+    // A common text with a rare one: their matches intersected.
+    const both = await logs('actor=BULK@&details=needle&sort=timestamp&dir=desc');
+    expect(both).toMatchObject({ total: 11, totalIsLowerBound: false });
+    expect(actions(both)).toEqual(expected(needles, () => '', -1).slice(0, 10));
+
+    const many = await logs('actor=bulk&sort=action&dir=desc&page=3');
+    expect(many).toMatchObject({ total: 1000, totalIsLowerBound: true });
+    expect(actions(many)).toEqual(expected(bulk, (row) => row.action, -1).slice(20, 30));
+    // The last page counts every match (1,100, past the 1,000 of a first page) and still walks.
+    const last = await logs('actor=bulk&sort=timestamp&dir=asc&page=110');
+    expect(last).toMatchObject({ total: 1100, totalIsLowerBound: false });
+    expect(actions(last)).toEqual(expected(bulk, () => '', 1).slice(1090, 1100));
+  });
+
   it('is for admins only', async () => {
     const student = await t.userWithSession('student');
     expect((await t.request({ method: 'GET', url: '/api/audit/logs', cookie: student.cookie })).statusCode).toBe(403);

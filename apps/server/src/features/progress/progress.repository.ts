@@ -2,7 +2,8 @@ import { PASS_MARK_RATIO, type SortDirection, type TrainingProgressSortColumn } 
 import { sql, type Expression, type Selectable, type SqlBool } from 'kysely';
 import { boundedCount, countCapFor, type BoundedTotal } from '../../db/bounded-count';
 import type { DbOrTrx } from '../../db/database';
-import { containsText } from '../../db/text-search';
+import { containsIgnoringCase } from '../../db/contains';
+import { matchesThroughSearchIndex } from '../../db/text-search';
 import type { Run, RunDecisionsTable, Scenario } from '../../db/schema';
 import type { SkillTally } from '../runs/run-figures';
 
@@ -170,34 +171,51 @@ export interface TrainingProgressRowData {
   finished_at: string | null;
 }
 
-function filteredRuns(db: DbOrTrx, filters: TrainingProgressFilters) {
-  const search = filters.search?.trim();
-  return (
-    db
-      .selectFrom('runs')
-      .innerJoin('users', 'users.id', 'runs.user_id')
-      // The search finds the few matching people first, then their runs through the (user_id, started_at) index,
-      // rather than testing the person of every run.
-      .$if(Boolean(search), (qb) =>
-        qb.where('runs.user_id', 'in', (eb) =>
-          eb
-            .selectFrom('users as searched')
-            .select('searched.id')
-            .where((inner) =>
-              inner.or([
-                containsText(db, 'users.email', inner.ref('searched.id'), inner.ref('searched.email'), search!),
-                containsText(
-                  db,
-                  'users.full_name',
-                  inner.ref('searched.id'),
-                  sql`${inner.ref('searched.first_name')} || ' ' || ${inner.ref('searched.last_name')}`,
-                  search!,
-                ),
-              ]),
-            ),
-        ),
-      )
-  );
+/**
+ * A search matching at most this many people reads only their runs, through the (user_id, started_at) index; one
+ * matching more matches common text, and the list walks its sort's index testing each run's person instead.
+ */
+const FEW_PEOPLE = 200;
+
+const fullName = sql<string>`${sql.ref('users.first_name')} || ' ' || ${sql.ref('users.last_name')}`;
+const personHolds = (text: string) =>
+  sql<SqlBool>`(${containsIgnoringCase(sql.ref('users.email'), text)} or ${containsIgnoringCase(fullName, text)})`;
+
+/** Up to `limit` people whose email or name contains the text, through the people's search index. */
+async function matchingPeople(db: DbOrTrx, text: string, limit: number): Promise<string[]> {
+  const indexed = await matchesThroughSearchIndex(db, {
+    table: 'users',
+    key: sql.ref('users.id'),
+    value: sql.ref<string>('users.id'),
+    searches: [
+      { column: 'users.email', text },
+      { column: 'users.full_name', text },
+    ],
+    conditions: [personHolds(text)],
+    limit,
+    holding: 'any',
+  });
+  if (indexed) return indexed;
+  const rows = await db.selectFrom('users').select('id').where(personHolds(text)).limit(limit).execute();
+  return rows.map((row) => row.id);
+}
+
+/** Which runs a search keeps: those of a few people, of people holding common text, or none. */
+type PersonSearch = { people: string[] } | { text: string } | 'none';
+
+async function personSearch(db: DbOrTrx, filters: TrainingProgressFilters): Promise<PersonSearch | null> {
+  const text = filters.search?.trim();
+  if (!text) return null;
+  const people = await matchingPeople(db, text, FEW_PEOPLE + 1);
+  if (people.length === 0) return 'none';
+  return people.length <= FEW_PEOPLE ? { people } : { text };
+}
+
+function filteredRuns(db: DbOrTrx, search: PersonSearch | null) {
+  const runs = db.selectFrom('runs').innerJoin('users', 'users.id', 'runs.user_id');
+  if (search === null) return runs;
+  if (search === 'none') return runs.where(sql<SqlBool>`1 = 0`);
+  return 'people' in search ? runs.where('runs.user_id', 'in', search.people) : runs.where(personHolds(search.text));
 }
 
 // Sort keys as SQL expressions with literals only (no bound parameters), so each can match the expression
@@ -242,10 +260,8 @@ const ROW_COLUMNS = [
  * Every run has its user (runs.user_id is a cascading foreign key), so without a search no join is needed; the
  * count stops where the pager no longer needs it (bounded, "1,000+").
  */
-function countRuns(db: DbOrTrx, filters: TrainingProgressFilters, paging: TrainingProgressPaging) {
-  const query = filters.search?.trim()
-    ? filteredRuns(db, filters).select('runs.id')
-    : db.selectFrom('runs').select('runs.id');
+function countRuns(db: DbOrTrx, search: PersonSearch | null, paging: TrainingProgressPaging) {
+  const query = search ? filteredRuns(db, search).select('runs.id') : db.selectFrom('runs').select('runs.id');
   return boundedCount(db, query, countCapFor(paging.page, paging.pageSize));
 }
 
@@ -257,13 +273,9 @@ export interface TrainingProgressPaging {
 }
 
 /** The query of one page (exported so a test can check its plan walks an index). */
-export function trainingProgressPageQuery(
-  db: DbOrTrx,
-  filters: TrainingProgressFilters,
-  options: TrainingProgressPaging,
-) {
+export function trainingProgressPageQuery(db: DbOrTrx, search: PersonSearch | null, options: TrainingProgressPaging) {
   const { sort, dir, page, pageSize } = options;
-  let rowsQuery = filteredRuns(db, filters).select(ROW_COLUMNS);
+  let rowsQuery = filteredRuns(db, search).select(ROW_COLUMNS);
   if (sort !== 'started') rowsQuery = rowsQuery.orderBy(SORT_KEYS[sort], dir);
   return rowsQuery
     .orderBy('runs.started_at', dir)
@@ -274,16 +286,19 @@ export function trainingProgressPageQuery(
 
 /**
  * One page of every user's runs. Search, sort and paging all happen in SQL; the order always ends in
- * (started_at, id) in the same direction, so each sort key with its index is one index walk.
+ * (started_at, id) in the same direction, so each sort key with its index is one index walk. A search first finds
+ * its people (see FEW_PEOPLE).
  */
 export async function listTrainingProgress(
   db: DbOrTrx,
   filters: TrainingProgressFilters,
   options: TrainingProgressPaging,
 ): Promise<{ rows: TrainingProgressRowData[] } & BoundedTotal> {
+  const search = await personSearch(db, filters);
+  if (search === 'none') return { rows: [], total: 0, totalIsLowerBound: false };
   const [rows, count] = await Promise.all([
-    trainingProgressPageQuery(db, filters, options).execute(),
-    countRuns(db, filters, options),
+    trainingProgressPageQuery(db, search, options).execute(),
+    countRuns(db, search, options),
   ]);
   return { rows, ...count };
 }
@@ -297,10 +312,12 @@ export async function* trainingProgressBatches(
   filters: TrainingProgressFilters,
   batchSize = 5000,
 ): AsyncGenerator<TrainingProgressRowData[]> {
+  const search = await personSearch(db, filters);
+  if (search === 'none') return;
   let after: { startedAt: string; id: string } | null = null;
   for (;;) {
     const cursor: { startedAt: string; id: string } | null = after;
-    const rows: TrainingProgressRowData[] = await filteredRuns(db, filters)
+    const rows: TrainingProgressRowData[] = await filteredRuns(db, search)
       .select(ROW_COLUMNS)
       .$if(cursor !== null, (qb) =>
         qb.where((eb) => eb(eb.refTuple('runs.started_at', 'runs.id'), '<', eb.tuple(cursor!.startedAt, cursor!.id))),

@@ -197,11 +197,12 @@ describe('Training Progress and the skill map', () => {
       };
       for (const [sort, index] of Object.entries(expected)) {
         for (const dir of ['asc', 'desc'] as const) {
-          const compiled = trainingProgressPageQuery(
-            t.db,
-            {},
-            { sort: sort as keyof typeof expected, dir, page: 1, pageSize: 10 },
-          ).compile();
+          const compiled = trainingProgressPageQuery(t.db, null, {
+            sort: sort as keyof typeof expected,
+            dir,
+            page: 1,
+            pageSize: 10,
+          }).compile();
           // PostgreSQL prefers a plain sort on a table this small, so forbid that to see whether the index can serve the order.
           const plan = await t.db.connection().execute(async (connection) => {
             if (t.dialect === 'postgres') {
@@ -372,5 +373,43 @@ describe('Training Progress and the skill map', () => {
       ]);
       expect((layer as { name: string }).name).toContain(student.user.email);
     });
+  });
+});
+
+describe('Training Progress searched for common text', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(() => t.close());
+
+  it('finds the runs of people holding text more than 200 people hold exactly as it finds a few people’s', async () => {
+    const admin = await t.userWithSession('admin');
+    const scenario = await insertScenario(t.db, { name: 'Crowded' });
+    const crowd: User[] = [];
+    for (let index = 0; index < 205; index += 1)
+      crowd.push(
+        await t.createUser({ email: `member-${index}@crowd.test`, first_name: 'Member', last_name: `${index}` }),
+      );
+    const named = await t.createUser({ email: 'lead@elsewhere.test', first_name: 'Crowd', last_name: 'Lead' });
+    const other = await t.createUser({ email: 'other@elsewhere.test' });
+    const expected: string[] = [];
+    for (const [minute, user] of [crowd[3]!, crowd[150]!, named, crowd[204]!].entries())
+      expected.unshift((await insertRun(t.db, { user, scenario, startedMinute: minute + 1 })).id);
+    await insertRun(t.db, { user: other, scenario, startedMinute: 10 });
+
+    const searched = async (query: string) => {
+      const response = await t.request({ method: 'GET', url: `/api/progress/all?${query}`, cookie: admin.cookie });
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json() as TrainingProgressPage;
+    };
+    // "crowd" is in 205 emails and one name: the list tests each run's person.
+    const common = await searched('search=CROWD');
+    expect(common.items.map((item) => item.runId)).toEqual(expected);
+    expect(common).toMatchObject({ total: 4, totalIsLowerBound: false });
+    // A few people: their runs only.
+    const few = await searched('search=member-15');
+    expect(few.items.map((item) => item.runId)).toEqual([expected[2]]);
+    expect((await searched('search=nobody')).items).toEqual([]);
   });
 });

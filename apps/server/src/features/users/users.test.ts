@@ -356,3 +356,67 @@ describe('GET /api/users/dashboard-stats', () => {
     expect(response.json()).toEqual({ pending: 1, activeUsers: 2, runsThisWeek: 1, failedSignInsToday: 1 });
   });
 });
+
+describe('the dashboard account counts', () => {
+  const cards = async () => {
+    const response = await t.request({ method: 'GET', url: '/api/users/dashboard-stats', cookie: admin.cookie });
+    expect(response.statusCode).toBe(200);
+    const { pending, activeUsers } = response.json() as { pending: number; activeUsers: number };
+    return { pending, activeUsers };
+  };
+  /** The same counts taken from the accounts themselves. */
+  const counted = async () => {
+    const users = await t.db.selectFrom('users').select(['role', 'disabled']).execute();
+    return {
+      pending: users.filter((user) => user.role === 'pending').length,
+      activeUsers: users.filter((user) => user.role !== 'pending' && user.disabled === 0).length,
+    };
+  };
+
+  it('follow every registration, approval, rejection, disabling, role change and deletion', async () => {
+    const request = (method: 'POST' | 'PATCH' | 'DELETE', url: string, body?: object) =>
+      t.request({ method, url, body, cookie: admin.cookie });
+    const seen: { pending: number; activeUsers: number }[] = [];
+    const check = async () => {
+      const shown = await cards();
+      expect(shown).toEqual(await counted());
+      seen.push(shown);
+    };
+    await check();
+    const first = await t.createUser({ role: 'pending' });
+    const second = await t.createUser({ role: 'pending' });
+    const student = await t.createUser({ role: 'student' });
+    await check();
+    expect((await request('POST', `/api/users/${first.id}/approve`, { role: 'student' })).statusCode).toBe(200);
+    await check();
+    expect((await request('DELETE', `/api/users/${second.id}`)).statusCode).toBe(200);
+    await check();
+    expect((await request('PATCH', `/api/users/${student.id}`, { disabled: true })).statusCode).toBe(200);
+    await check();
+    expect((await request('PATCH', `/api/users/${first.id}`, { role: 'admin' })).statusCode).toBe(200);
+    await check();
+    // One statement writing several accounts at once.
+    await t.db
+      .updateTable('users')
+      .set({ disabled: 1 })
+      .where('role', '=', 'admin')
+      .where('id', '!=', admin.user.id)
+      .execute();
+    await check();
+    await t.db.updateTable('users').set({ disabled: 0 }).execute();
+    await check();
+    await t.db.deleteFrom('users').where('id', '!=', admin.user.id).execute();
+    await check();
+    expect(seen).toEqual([
+      { pending: 0, activeUsers: 1 },
+      { pending: 2, activeUsers: 2 },
+      { pending: 1, activeUsers: 3 },
+      { pending: 0, activeUsers: 3 },
+      { pending: 0, activeUsers: 2 },
+      { pending: 0, activeUsers: 2 },
+      { pending: 0, activeUsers: 1 },
+      { pending: 0, activeUsers: 3 },
+      { pending: 0, activeUsers: 1 },
+    ]);
+  });
+});
