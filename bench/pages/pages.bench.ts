@@ -39,6 +39,7 @@ const PAGES: PageSpec[] = [
   { name: 'Dashboard (trainee)', path: '/dashboard', as: 'trainee' },
   { name: 'Admin dashboard', path: '/admin', as: 'admin' },
   { name: 'Training Progress', path: '/admin/training-progress', as: 'admin' },
+  { name: 'Manage Users', path: '/admin/users', as: 'admin' },
   { name: 'User Monitoring', path: '/admin/monitoring', as: 'admin' },
   { name: 'Audit Log', path: '/admin/audit-log', as: 'admin' },
   // Training programmes (docs/programmes.md); the trainee's dashboard above holds "Assigned to me".

@@ -4,6 +4,7 @@ import { createTestApp, type TestApp } from '../../test/helper';
 import { listLoginEvents, recordLoginEvent } from '../features/activity/activity.repository';
 import { listAuditEntries } from '../features/audit/audit.repository';
 import { searchTrainees } from '../features/programmes/programmes.repository';
+import { listManagedUsers } from '../features/users/users.repository';
 import { listCatalogue, listRunsOfUser, listTrainingProgress } from '../features/progress/progress.repository';
 import type { Db } from './database';
 
@@ -57,6 +58,35 @@ describe('indexes for pages that must not grow with the data', () => {
       }
     },
   );
+
+  it.each([
+    ['name', 'users_name_sort_idx'],
+    // SQLite knows emails are unique, so their unique index alone gives the order.
+    ['email', /users_email_sort_idx|sqlite_autoindex_users_\d/],
+    ['role', 'users_role_sort_idx'],
+    ['designation', 'users_designation_sort_idx'],
+  ] as const)('sorts Manage Users by %s with an index walk', async (sort, index) => {
+    await t.createUser(); // an empty list sends no page query
+    for (const dir of ['asc', 'desc'] as const) {
+      const sent = await plans((db) => listManagedUsers(db, { sort, dir, page: 1, pageSize: 10 }));
+      const page = sent.find((query) => /order by/i.test(query.sql));
+      expect(page?.plan).toMatch(index);
+      expect(page?.plan).not.toMatch(/TEMP B-TREE FOR ORDER BY|Sort Key/);
+    }
+  });
+
+  it('sorts Manage Users by status, names always A to Z, with an index walk each way', async () => {
+    await t.createUser();
+    for (const [dir, index] of [
+      ['asc', 'users_status_up_sort_idx'],
+      ['desc', 'users_status_down_sort_idx'],
+    ] as const) {
+      const sent = await plans((db) => listManagedUsers(db, { sort: 'status', dir, page: 1, pageSize: 10 }));
+      const page = sent.find((query) => /order by/i.test(query.sql));
+      expect(page?.plan).toContain(index);
+      expect(page?.plan).not.toMatch(/TEMP B-TREE FOR ORDER BY|Sort Key/);
+    }
+  });
 
   it("asks whether a trainee completed a scenario with the trainee's own runs only", async () => {
     const [catalogue] = await plans((db) => listCatalogue(db, { notCompletedBy: 'u' }));

@@ -19,6 +19,10 @@ const SQLITE_SEARCH = {
 
 export type SearchedColumn = keyof typeof SQLITE_SEARCH;
 
+/** An FTS5 query for the rows whose column holds the text: a phrase, its quotes doubled. */
+const phraseOf = (searched: SearchedColumn, text: string) =>
+  `${SQLITE_SEARCH[searched].column} : "${text.replace(/"/g, '""')}"`;
+
 /** A trigram index finds nothing shorter than three characters: such searches scan, as before. */
 const TRIGRAM = 3;
 
@@ -37,8 +41,8 @@ export function containsText(
 ): Expression<SqlBool> {
   const like = containsIgnoringCase(value, text);
   if (isPostgresDb(db) || [...text].length < TRIGRAM) return like;
-  const { fts, key: ftsKey, column } = SQLITE_SEARCH[searched];
-  const phrase = `${column} : "${text.replace(/"/g, '""')}"`;
+  const { fts, key: ftsKey } = SQLITE_SEARCH[searched];
+  const phrase = phraseOf(searched, text);
   return sql<SqlBool>`(${key} in (select ${sql.raw(ftsKey)} from ${sql.raw(fts)} where ${sql.raw(fts)} match ${phrase}) and ${like})`;
 }
 
@@ -71,9 +75,7 @@ export async function matchesThroughSearchIndex<V>(db: DbOrTrx, search: IndexedS
   if (isPostgresDb(db) || indexed.length === 0 || (holding === 'any' && indexed.length < searches.length)) return null;
   const { fts, key: ftsKey } = SQLITE_SEARCH[indexed[0]!.column];
   if (indexed.some(({ column }) => SQLITE_SEARCH[column].fts !== fts)) return null;
-  const match = indexed
-    .map(({ column, text }) => `${SQLITE_SEARCH[column].column} : "${text.replace(/"/g, '""')}"`)
-    .join(holding === 'every' ? ' AND ' : ' OR ');
+  const match = indexed.map(({ column, text }) => phraseOf(column, text)).join(holding === 'every' ? ' AND ' : ' OR ');
   const { rows } = await sql<{ value: V }>`select ${value} as value
     from ${sql.table(fts)} join ${sql.table(table)} on ${key} = ${sql.ref(`${fts}.${ftsKey}`)}
     where ${sql.table(fts)} match ${match} and ${sql.join(conditions, sql` and `)}

@@ -6,12 +6,14 @@ import type {
   UsersPage,
   usersListQuerySchema,
 } from '@tradecraft/shared';
-import { PostgresAdapter, sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
+import { PostgresAdapter, sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { z } from 'zod';
 import { nowIso } from '../../clock';
 import type { DbOrTrx, Trx } from '../../db/database';
-import type { Database, NewUser, User, UserUpdate } from '../../db/schema';
-import { containsText } from '../../db/text-search';
+import type { NewUser, User, UserUpdate } from '../../db/schema';
+import { boundedCount, boundedTotal, COUNT_CAP_MIN, countCapFor } from '../../db/bounded-count';
+import { containsIgnoringCase } from '../../db/contains';
+import { matchesThroughSearchIndex } from '../../db/text-search';
 
 export function findUserByEmail(db: DbOrTrx, email: string): Promise<User | undefined> {
   return db.selectFrom('users').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
@@ -74,33 +76,32 @@ export async function listPendingUsers(db: DbOrTrx): Promise<PendingUser[]> {
 type UsersListFilters = Pick<z.output<typeof usersListQuerySchema>, 'search' | 'role' | 'status'>;
 
 /** Disabled by an admin, or locked after failed sign-ins (Manage Users shows both as not active). Never null. */
-const isBlocked = (eb: ExpressionBuilder<Database, 'users'>, now: string) =>
-  eb.or([eb('disabled', '=', 1), eb(eb.fn.coalesce('locked_until', sql.lit('')), '>', now)]);
+const isBlocked = (now: string) =>
+  sql<SqlBool>`(${sql.ref('users.disabled')} = 1 or coalesce(${sql.ref('users.locked_until')}, '') > ${now})`;
 
-/** The Manage Users filters; pending registrations only appear when role=pending asks for them. */
-function filteredUsers(db: DbOrTrx, filters: UsersListFilters) {
+const FULL_NAME = sql<string>`${sql.ref('users.first_name')} || ' ' || ${sql.ref('users.last_name')}`;
+/** The Manage Users search: name, email or designation contains the text, ignoring case. */
+const userHolds = (text: string) =>
+  sql<SqlBool>`(${containsIgnoringCase(FULL_NAME, text)} or ${containsIgnoringCase(sql.ref('users.email'), text)} or ${containsIgnoringCase(sql.ref('users.designation'), text)})`;
+
+/** The role and status filters; pending registrations only appear when role=pending asks for them. */
+function userConditions(filters: UsersListFilters): Expression<SqlBool>[] {
+  const role = sql.ref('users.role');
+  const conditions = [
+    filters.role === undefined ? sql<SqlBool>`${role} <> 'pending'` : sql<SqlBool>`${role} = ${filters.role}`,
+  ];
+  if (filters.status === 'disabled') conditions.push(isBlocked(nowIso()));
+  if (filters.status === 'active') conditions.push(sql<SqlBool>`not ${isBlocked(nowIso())}`);
+  return conditions;
+}
+
+/** The Manage Users filters, the search tested on each account read (or kept to the accounts `ids` names). */
+function filteredUsers(db: DbOrTrx, filters: UsersListFilters, ids?: string[]) {
   const search = filters.search?.trim();
-  return db
-    .selectFrom('users')
-    .$if(filters.role === undefined, (qb) => qb.where('role', '!=', 'pending'))
-    .$if(filters.role !== undefined, (qb) => qb.where('role', '=', filters.role!))
-    .$if(filters.status === 'disabled', (qb) => qb.where((eb) => isBlocked(eb, nowIso())))
-    .$if(filters.status === 'active', (qb) => qb.where((eb) => eb.not(isBlocked(eb, nowIso()))))
-    .$if(Boolean(search), (qb) =>
-      qb.where((eb) =>
-        eb.or([
-          containsText(
-            db,
-            'users.full_name',
-            eb.ref('users.id'),
-            sql`${eb.ref('first_name')} || ' ' || ${eb.ref('last_name')}`,
-            search!,
-          ),
-          containsText(db, 'users.email', eb.ref('users.id'), eb.ref('email'), search!),
-          containsText(db, 'users.designation', eb.ref('users.id'), eb.ref('designation'), search!),
-        ]),
-      ),
-    );
+  const conditions = userConditions(filters);
+  if (ids) conditions.push(sql<SqlBool>`${sql.ref('users.id')} in (${sql.join(ids)})`);
+  else if (search) conditions.push(userHolds(search));
+  return db.selectFrom('users').where((eb) => eb.and(conditions));
 }
 
 type ManagedUserRow = Pick<
@@ -128,64 +129,107 @@ export function toManagedUser(user: ManagedUserRow): ManagedUser {
   };
 }
 
-/** One page of Manage Users, filtered, sorted and paged in SQL. */
+const MANAGED_USER_COLUMNS = [
+  'id',
+  'first_name',
+  'last_name',
+  'email',
+  'designation',
+  'role',
+  'disabled',
+  'locked_until',
+  'created_at',
+] as const;
+
+/**
+ * One page of Manage Users, filtered, sorted and paged in SQL. Each sort has its index (migration
+ * 2026_11_26_0200), so a page is an index walk, and the total is counted only as far as the pager needs. A search
+ * first finds its matches through the search index, up to the count's cap; few are sorted alone, many (common
+ * text) leave the page to the walk, which finds them among the first accounts it reads (docs/operations.md,
+ * "Searching and counting").
+ */
 export async function listManagedUsers(db: DbOrTrx, query: z.output<typeof usersListQuerySchema>): Promise<UsersPage> {
-  const { sort, dir, page, pageSize } = query;
-  const columns = [
-    'id',
-    'first_name',
-    'last_name',
-    'email',
-    'designation',
-    'role',
-    'disabled',
-    'locked_until',
-    'created_at',
-  ] as const;
-  let rowsQuery = filteredUsers(db, query).select(columns);
-  // People sort names the way they read them, not by byte value, so text columns compare lower-cased.
-  if (sort === 'name') {
-    rowsQuery = rowsQuery.orderBy(sql`lower(first_name)`, dir).orderBy(sql`lower(last_name)`, dir);
-  } else if (sort === 'designation') {
-    rowsQuery = rowsQuery.orderBy(sql`lower(designation)`, dir);
-  } else if (sort === 'status') {
-    rowsQuery = rowsQuery.orderBy('disabled', dir).orderBy(sql`lower(first_name)`, 'asc');
-  } else {
-    rowsQuery = rowsQuery.orderBy(sort, dir);
-  }
-  const [rows, count] = await Promise.all([
-    rowsQuery
-      .orderBy('id', dir)
-      .limit(pageSize)
-      .offset((page - 1) * pageSize)
-      .execute(),
-    filteredUsers(db, query)
-      .select((eb) => eb.fn.countAll<number>().as('count'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows.map(toManagedUser), total: Number(count.count), page, pageSize };
+  const { page, pageSize } = query;
+  const cap = countCapFor(page, pageSize);
+  const search = query.search?.trim();
+  const indexed = search
+    ? await matchesThroughSearchIndex(db, {
+        table: 'users',
+        key: sql.ref('users.id'),
+        value: sql.ref<string>('users.id'),
+        searches: [
+          { column: 'users.full_name', text: search },
+          { column: 'users.email', text: search },
+          { column: 'users.designation', text: search },
+        ],
+        conditions: [...userConditions(query), userHolds(search)],
+        limit: cap + 1,
+        holding: 'any',
+      })
+    : null;
+  const count = indexed
+    ? boundedTotal(indexed.length, cap)
+    : await boundedCount(db, filteredUsers(db, query).select('users.id'), cap);
+  const few = search !== undefined && search !== '' && !count.totalIsLowerBound && count.total <= COUNT_CAP_MIN;
+  const matches = filteredUsers(db, query, few && indexed ? indexed : undefined).select(MANAGED_USER_COLUMNS);
+  let rows: ManagedUserRow[] = [];
+  if (count.total > 0 && few)
+    rows = await orderedUsers(
+      db
+        .with(
+          (cte) => cte('matches').materialized(),
+          () => matches,
+        )
+        .selectFrom('matches')
+        .selectAll(),
+      query,
+    ).execute();
+  else if (count.total > 0) rows = await orderedUsers(matches, query).execute();
+  return { items: rows.map(toManagedUser), ...count, page, pageSize };
+}
+
+/** Sorts and pages accounts, in the order of the sort's index. People's names sort as they read, lower-cased. */
+function orderedUsers<DB, TB extends keyof DB>(
+  query: SelectQueryBuilder<DB, TB, ManagedUserRow>,
+  { sort, dir, page, pageSize }: Pick<z.output<typeof usersListQuerySchema>, 'sort' | 'dir' | 'page' | 'pageSize'>,
+) {
+  let sorted = query;
+  if (sort === 'name') sorted = sorted.orderBy(sql`lower(first_name)`, dir).orderBy(sql`lower(last_name)`, dir);
+  else if (sort === 'designation') sorted = sorted.orderBy(sql`lower(designation)`, dir);
+  else if (sort === 'status') sorted = sorted.orderBy(sql.ref('disabled'), dir).orderBy(sql`lower(first_name)`, 'asc');
+  else sorted = sorted.orderBy(sql.ref(sort), dir);
+  return sorted
+    .orderBy(sql.ref('id'), dir)
+    .limit(pageSize)
+    .offset((page - 1) * pageSize);
 }
 
 const countWhen = (condition: Expression<SqlBool>) => sql<number>`sum(case when ${condition} then 1 else 0 end)`;
 
-/** The Manage Users cards, in one pass over the table. */
+/**
+ * The Manage Users cards. Pending, approved and active (not disabled) accounts are counted by triggers (row_counts,
+ * migration 2026_11_26_0200); the accounts locked now after failed sign-ins, few and found through the index of
+ * `locked_until`, are taken from the active ones.
+ */
 export async function userStats(db: DbOrTrx): Promise<UserStats> {
-  const now = nowIso();
+  const counter = (name: string) => db.selectFrom('row_counts').select('value').where('name', '=', name);
   const row = await db
-    .selectFrom('users')
-    .select((eb) => [
-      countWhen(eb('role', '!=', 'pending')).as('total'),
-      countWhen(eb.and([eb('role', '!=', 'pending'), eb.not(isBlocked(eb, now))])).as('active'),
-      countWhen(eb.and([eb('role', '!=', 'pending'), isBlocked(eb, now)])).as('disabled'),
-      countWhen(eb('role', '=', 'pending')).as('pending'),
+    .selectNoFrom((eb) => [
+      counter('users:approved').as('total'),
+      counter('users:active').as('unlocked'),
+      counter('users:pending').as('pending'),
+      eb
+        .selectFrom('users')
+        .select(eb.fn.countAll<number>().as('c'))
+        .where('locked_until', '>', nowIso())
+        .where('disabled', '=', 0)
+        .where('role', '!=', 'pending')
+        .as('locked'),
     ])
     .executeTakeFirstOrThrow();
-  return {
-    total: Number(row.total ?? 0),
-    active: Number(row.active ?? 0),
-    disabled: Number(row.disabled ?? 0),
-    pending: Number(row.pending ?? 0),
-  };
+  const total = Number(row.total ?? 0);
+  const active = Number(row.unlocked ?? 0) - Number(row.locked ?? 0);
+  return { total, active, disabled: total - active, pending: Number(row.pending ?? 0) };
 }
 
 /**

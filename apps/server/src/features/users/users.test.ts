@@ -151,6 +151,70 @@ describe('GET /api/users', () => {
     expect(response.json()).toEqual({ total: 4, active: 3, disabled: 1, pending: 1 });
   });
 
+  it('counts an account locked after failed sign-ins as disabled until its lock ends', async () => {
+    const stats = async () =>
+      (await t.request({ method: 'GET', url: '/api/users/stats', cookie: admin.cookie })).json();
+    const carol = await t.db
+      .selectFrom('users')
+      .select('id')
+      .where('email', '=', 'carol@example.com')
+      .executeTakeFirstOrThrow();
+    const lockCarol = (until: string) =>
+      t.db.updateTable('users').set({ locked_until: until }).where('id', '=', carol.id).execute();
+    await lockCarol(new Date(Date.now() + 600_000).toISOString());
+    expect(await stats()).toEqual({ total: 4, active: 2, disabled: 2, pending: 1 });
+    expect(emails(await list('status=disabled'))).toEqual(['bob@example.com', 'carol@example.com']);
+    await lockCarol(new Date(Date.now() - 1000).toISOString());
+    expect(await stats()).toEqual({ total: 4, active: 3, disabled: 1, pending: 1 });
+  });
+
+  it('searches text more than a thousand accounts hold as it searches a rare one, counting to "1,000+"', async () => {
+    const now = nowIso();
+    const crowd = Array.from({ length: 1005 }, (_, index) => ({
+      id: `crowd-${index}`,
+      email: `member-${String(index).padStart(4, '0')}@crowd.test`,
+      password_hash: 'x',
+      first_name: `Member ${String(1004 - index).padStart(4, '0')}`,
+      last_name: 'Crowd',
+      designation: index % 2 === 0 ? 'Analyst' : 'Hunter',
+      role: 'student' as const,
+      disabled: 0,
+      failed_attempts: 0,
+      locked_until: null,
+      must_change_password: 0,
+      photo_file_id: null,
+      created_at: now,
+      updated_at: now,
+    }));
+    for (let start = 0; start < crowd.length; start += 200)
+      await t.db
+        .insertInto('users')
+        .values(crowd.slice(start, start + 200))
+        .execute();
+    const byName = [...crowd].sort((a, b) => a.first_name.localeCompare(b.first_name)).map((user) => user.email);
+
+    const common = await list('search=CROWD&sort=name&dir=asc&page=2');
+    expect(common).toMatchObject({ total: 1000, totalIsLowerBound: true });
+    expect(emails(common)).toEqual(byName.slice(10, 20));
+    const byEmail = await list('search=crowd.test&sort=email&dir=desc&pageSize=5');
+    expect(emails(byEmail)).toEqual(
+      crowd
+        .map((user) => user.email)
+        .reverse()
+        .slice(0, 5),
+    );
+
+    const rare = await list('search=member-100&sort=designation&dir=desc');
+    expect(rare).toMatchObject({ total: 5, totalIsLowerBound: false });
+    expect(emails(rare)).toEqual([
+      'member-1003@crowd.test',
+      'member-1001@crowd.test',
+      'member-1004@crowd.test',
+      'member-1002@crowd.test',
+      'member-1000@crowd.test',
+    ]);
+  });
+
   it('refuses an unknown sort column with a readable 400', async () => {
     const response = await t.request({ method: 'GET', url: '/api/users?sort=password_hash', cookie: admin.cookie });
     expect(response.statusCode).toBe(400);

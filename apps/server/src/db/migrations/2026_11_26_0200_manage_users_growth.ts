@@ -1,11 +1,15 @@
 import { sql, type Kysely } from 'kysely';
 import { isPostgres } from './dialect';
 
-// The admin dashboard's account cards (pending approvals, active users) read two counters instead of counting
-// every account (docs/operations.md, "Searching and counting"). `row_counts` (2026_11_25_0001) keeps them:
+// The account cards of the Admin Dashboard and Manage Users read counters instead of counting every account
+// (docs/operations.md, "Searching and counting"). `row_counts` (2026_11_25_0001) keeps them:
 //
 // - `users:pending`: accounts whose role is `pending`;
-// - `users:active`: accounts with any other role that are not disabled.
+// - `users:approved`: accounts with any other role;
+// - `users:active`: approved accounts that are not disabled (a lock after failed sign-ins ends with time, so the
+//   cards take away the accounts locked now, found through the index of `locked_until` made here).
+//
+// Manage Users also gets an index for each of its sorts, so a page is an index walk at any number of accounts.
 //
 // Triggers add each written account's share (1 or 0 to each counter) and take away the share it had. SQLite runs
 // them per row; PostgreSQL per statement, from the statement's transition tables, so a batch of accounts written in
@@ -16,6 +20,7 @@ import { isPostgres } from './dialect';
 type AnyDb = Kysely<any>;
 
 const PENDING = (row: string) => `(case when ${row}.role = 'pending' then 1 else 0 end)`;
+const APPROVED = (row: string) => `(case when ${row}.role <> 'pending' then 1 else 0 end)`;
 const ACTIVE = (row: string) => `(case when ${row}.role <> 'pending' and ${row}.disabled = 0 then 1 else 0 end)`;
 
 const UPSERT = `on conflict (name) do update set value = row_counts.value + excluded.value`;
@@ -27,6 +32,7 @@ const sqliteBump = (plus: 'new' | null, minus: 'old' | null) => {
   return (
     `insert into row_counts (name, value) select name, delta from ` +
     `(select 'users:pending' as name, ${share(PENDING)} as delta union all ` +
+    `select 'users:approved', ${share(APPROVED)} union all ` +
     `select 'users:active', ${share(ACTIVE)}) where delta <> 0 ${UPSERT}`
   );
 };
@@ -43,6 +49,7 @@ const pgBump = (plus: 'inserted' | null, minus: 'removed' | null) => {
   return (
     `insert into row_counts (name, value) select name, delta from ` +
     `(select 'users:pending' as name, ${sum(PENDING)} as delta union all ` +
+    `select 'users:approved', ${sum(APPROVED)} union all ` +
     `select 'users:active', ${sum(ACTIVE)}) shares where delta <> 0 ${UPSERT}`
   );
 };
@@ -58,9 +65,26 @@ const PG_TRIGGERS = [
   },
 ];
 
+/**
+ * Manage Users' sorts (apps/server/src/features/users/users.repository.ts), each ending in the key. Status sorts
+ * disabled first or last but names always A to Z, so its two directions need an index each.
+ */
+const SORT_INDEXES: { name: string; columns: string }[] = [
+  { name: 'users_name_sort_idx', columns: 'lower(first_name), lower(last_name), id' },
+  { name: 'users_email_sort_idx', columns: 'email, id' },
+  { name: 'users_role_sort_idx', columns: 'role, id' },
+  { name: 'users_designation_sort_idx', columns: 'lower(designation), id' },
+  { name: 'users_status_up_sort_idx', columns: 'disabled, lower(first_name), id' },
+  { name: 'users_status_down_sort_idx', columns: 'disabled, lower(first_name) desc, id' },
+  { name: 'users_locked_until_idx', columns: 'locked_until' },
+];
+
 export async function up(db: AnyDb): Promise<void> {
+  for (const index of SORT_INDEXES) await sql.raw(`create index ${index.name} on users (${index.columns})`).execute(db);
   await sql`insert into row_counts (name, value)
     select 'users:pending', count(*) from users where role = 'pending'
+    union all
+    select 'users:approved', count(*) from users where role <> 'pending'
     union all
     select 'users:active', count(*) from users where role <> 'pending' and disabled = 0
     on conflict (name) do update set value = excluded.value`.execute(db);
@@ -102,5 +126,6 @@ export async function down(db: AnyDb): Promise<void> {
       await sql.raw(`drop function if exists ${trigger.name}()`).execute(db);
     } else await sql.raw(`drop trigger if exists ${trigger.name}`).execute(db);
   }
-  await sql`delete from row_counts where name in ('users:pending', 'users:active')`.execute(db);
+  for (const index of SORT_INDEXES) await sql.raw(`drop index if exists ${index.name}`).execute(db);
+  await sql`delete from row_counts where name in ('users:pending', 'users:approved', 'users:active')`.execute(db);
 }
