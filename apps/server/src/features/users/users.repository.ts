@@ -204,8 +204,6 @@ function orderedUsers<DB, TB extends keyof DB>(
     .offset((page - 1) * pageSize);
 }
 
-const countWhen = (condition: Expression<SqlBool>) => sql<number>`sum(case when ${condition} then 1 else 0 end)`;
-
 /**
  * The Manage Users cards. Pending, approved and active (not disabled) accounts are counted by triggers (row_counts,
  * migration 2026_11_26_0200); the accounts locked now after failed sign-ins, few and found through the index of
