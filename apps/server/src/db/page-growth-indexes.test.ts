@@ -4,7 +4,7 @@ import { createTestApp, type TestApp } from '../../test/helper';
 import { listLoginEvents, recordLoginEvent } from '../features/activity/activity.repository';
 import { listAuditEntries } from '../features/audit/audit.repository';
 import { searchTrainees } from '../features/programmes/programmes.repository';
-import { listManagedUsers } from '../features/users/users.repository';
+import { listManagedUsers, userStats } from '../features/users/users.repository';
 import { listCatalogue, listRunsOfUser, listTrainingProgress } from '../features/progress/progress.repository';
 import type { Db } from './database';
 
@@ -86,6 +86,11 @@ describe('indexes for pages that must not grow with the data', () => {
       expect(page?.plan).toContain(index);
       expect(page?.plan).not.toMatch(/TEMP B-TREE FOR ORDER BY|Sort Key/);
     }
+  });
+
+  it('counts the accounts locked now through the (disabled, locked_until) index, not every account', async () => {
+    const sent = await plans((db) => userStats(db));
+    expect(sent.find((query) => /locked_until/.test(query.sql))?.plan).toContain('users_locked_idx');
   });
 
   it("asks whether a trainee completed a scenario with the trainee's own runs only", async () => {

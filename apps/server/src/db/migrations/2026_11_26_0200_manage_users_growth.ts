@@ -76,7 +76,7 @@ const SORT_INDEXES: { name: string; columns: string }[] = [
   { name: 'users_designation_sort_idx', columns: 'lower(designation), id' },
   { name: 'users_status_up_sort_idx', columns: 'disabled, lower(first_name), id' },
   { name: 'users_status_down_sort_idx', columns: 'disabled, lower(first_name) desc, id' },
-  { name: 'users_locked_until_idx', columns: 'locked_until' },
+  { name: 'users_locked_idx', columns: 'disabled, locked_until' },
 ];
 
 export async function up(db: AnyDb): Promise<void> {

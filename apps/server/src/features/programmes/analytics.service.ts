@@ -12,6 +12,7 @@ import {
   type ItemAnalysis,
   type NavigatorLayer,
   type Remediation,
+  type Skill,
 } from '@tradecraft/shared';
 import {
   ATTACK_VERSION,
@@ -38,6 +39,7 @@ import {
   findScenarioDefinition,
   listMembers,
   listPublishedScenarios,
+  scenarioDefinitions,
   medianTimes,
   optionChoices,
   runsOf,
@@ -183,6 +185,42 @@ const MAX_WEAK = 5;
 const MAX_REMEDIATION = 4;
 
 /** A trainee's weakest techniques and skills and the published scenarios that train them. */
+/** What each step of a scenario trains, in step order. */
+type StepsTrained = { technique: string | null; skill: Skill }[];
+
+// What a scenario trains changes only with its content: kept by what changes with every edit, so remediation reads
+// the definitions of new or changed scenarios only, not every scenario's on every request.
+const STEPS_TRAINED_KEPT = 5000;
+const stepsTrainedByContent = new Map<string, StepsTrained>();
+const contentKey = (row: { id: string; content_hash: string; updated_at: string; current_version_id: string | null }) =>
+  `${row.id}\u0000${row.content_hash}\u0000${row.updated_at}\u0000${row.current_version_id ?? ''}`;
+
+async function stepsTrained(
+  db: Db,
+  scenarios: Awaited<ReturnType<typeof listPublishedScenarios>>,
+): Promise<Map<string, StepsTrained>> {
+  const missing = scenarios.filter((scenario) => !stepsTrainedByContent.has(contentKey(scenario)));
+  const definitions = new Map(
+    (
+      await scenarioDefinitions(
+        db,
+        missing.map((scenario) => scenario.id),
+      )
+    ).map((row) => [row.id, row.definition]),
+  );
+  for (const scenario of missing) {
+    const definition = parseStoredDefinition(definitions.get(scenario.id) ?? '{}');
+    const steps = (definition?.steps ?? []).map((step) => ({
+      technique: techniqueKey(step.mitre_attack),
+      skill: stepSkill(step),
+    }));
+    stepsTrainedByContent.set(contentKey(scenario), steps);
+    if (stepsTrainedByContent.size > STEPS_TRAINED_KEPT)
+      stepsTrainedByContent.delete(stepsTrainedByContent.keys().next().value!);
+  }
+  return new Map(scenarios.map((scenario) => [contentKey(scenario), stepsTrainedByContent.get(contentKey(scenario))!]));
+}
+
 export async function remediation(db: Db, viewer: User, userId: string): Promise<Remediation> {
   const trainee = userId === viewer.id ? viewer : await findUserById(db, userId);
   if (!trainee) throw notFound('No user has that id.');
@@ -204,18 +242,16 @@ export async function remediation(db: Db, viewer: User, userId: string): Promise
 
   const techniqueWeight = new Map(weakTechniques.map((technique, index) => [technique.id, MAX_WEAK - index]));
   const skillWeight = new Map(weakSkills.map((skill, index) => [skill.skill, 3 - index]));
-  const ranked = (await listPublishedScenarios(db)).flatMap((scenario) => {
-    const definition = parseStoredDefinition(scenario.definition);
-    if (!definition) return [];
+  const published = techniqueWeight.size + skillWeight.size === 0 ? [] : await listPublishedScenarios(db);
+  const trainedBy = await stepsTrained(db, published);
+  const ranked = published.flatMap((scenario) => {
     const trains = new Set<string>();
     let weight = 0;
-    for (const step of definition.steps) {
-      const technique = techniqueKey(step.mitre_attack);
+    for (const { technique, skill } of trainedBy.get(contentKey(scenario)) ?? []) {
       if (technique && techniqueWeight.has(technique) && !trains.has(technique)) {
         trains.add(technique);
         weight += techniqueWeight.get(technique)! * 2;
       }
-      const skill = stepSkill(step);
       if (skillWeight.has(skill) && !trains.has(skill)) {
         trains.add(skill);
         weight += skillWeight.get(skill)!;

@@ -189,15 +189,25 @@ export function findScenarioDefinition(db: DbOrTrx, id: string) {
     .executeTakeFirst();
 }
 
-/** Every published scenario with its definition (remediation reads which techniques and skills each trains). */
+/**
+ * Every published scenario, without its definition: remediation reads the definitions of new or changed ones only,
+ * recognised by what changes with every edit (content hash, last update, published version).
+ */
 export function listPublishedScenarios(db: DbOrTrx) {
   return db
     .selectFrom('scenarios')
-    .select(['id', 'name', 'type', 'difficulty', 'definition'])
+    .select(['id', 'name', 'type', 'difficulty', 'content_hash', 'updated_at', 'current_version_id'])
     .where('deleted_at', 'is', null)
     .orderBy('difficulty')
     .orderBy('name')
     .execute();
+}
+
+/** The stored definitions of these scenarios. */
+export function scenarioDefinitions(db: DbOrTrx, ids: readonly string[]) {
+  return ids.length === 0
+    ? Promise.resolve([])
+    : db.selectFrom('scenarios').select(['id', 'definition']).where('id', 'in', ids).execute();
 }
 
 /** The run columns the run figures need, plus who and when. */

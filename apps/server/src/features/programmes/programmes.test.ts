@@ -700,6 +700,26 @@ describe('training programmes', () => {
       expect(asAdmin.trainee.id).toBe(trainee.user.id);
       expect(asAdmin.scenarios).toEqual(mineNow.scenarios);
       expect((await call('GET', '/api/remediation/ghost')).statusCode).toBe(404);
+
+      // An edit that stops the practice scenario training T1059 shows at once.
+      const edited = await t.db
+        .selectFrom('scenarios')
+        .select('definition')
+        .where('id', '=', practice.id)
+        .executeTakeFirstOrThrow();
+      await t.db
+        .updateTable('scenarios')
+        .set({
+          definition: edited.definition.replaceAll('T1059', 'T1110'),
+          updated_at: new Date(Date.now() + 1000).toISOString(),
+        })
+        .where('id', '=', practice.id)
+        .execute();
+      const trainsOf = (answer: { scenarios: { id: string; trains: string[] }[] }) =>
+        answer.scenarios.find((scenario) => scenario.id === practice.id)?.trains ?? [];
+      expect(trainsOf(mineNow).some((label) => label.includes('T1059'))).toBe(true);
+      const afterEdit = (await call('GET', '/api/remediation/mine', undefined, trainee.cookie)).json();
+      expect(trainsOf(afterEdit).some((label) => label.includes('T1059'))).toBe(false);
     });
 
     it('analyses each step: reach, credit, options, discrimination, median time, attention first', async () => {
