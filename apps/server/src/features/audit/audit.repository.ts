@@ -66,9 +66,10 @@ function filteredAudit(db: DbOrTrx, filters: AuditFilters, texts: 'index' | 'sca
  *
  * A search first reads the keys of its matches, up to the count's cap, through the search index where it has one
  * (docs/operations.md, "Searching and counting"). When they are few (an exact total of at most COUNT_CAP_MIN), the
- * page is sorted from them alone, rather than walking the sort's index from the top and testing every entry, which reads the whole
- * log when the matches are old. When there are more, the text is common: the walk finds a page among the first
- * entries it reads.
+ * page is sorted from them alone, rather than walking the sort's index from the top and testing every entry, which
+ * reads the whole log when the matches are old. When there are more, the text is common: a walk finds a page among
+ * the first entries it reads, and the walk stops after WALK_BUDGET entries per entry up to the page's end; a text found
+ * only far down the order (long ago) is then sorted from its matches.
  */
 export async function listAuditEntries(
   db: DbOrTrx,
@@ -98,23 +99,63 @@ export async function listAuditEntries(
   const count = indexed
     ? boundedTotal(indexed.length, cap)
     : await boundedCount(db, filteredAudit(db, filters).select('id'), cap);
-  // Deep pages count further than COUNT_CAP_MIN: that many matches are common text too (and too many keys to pass).
-  if (count.totalIsLowerBound || count.total > COUNT_CAP_MIN)
-    return { rows: await auditPage(filteredAudit(db, filters, 'scan').select([...AUDIT_COLUMNS]), options), ...count };
   if (count.total === 0) return { rows: [], ...count };
+  // Deep pages count further than COUNT_CAP_MIN: that many matches are common text too (and too many keys to pass).
+  if (count.totalIsLowerBound || count.total > COUNT_CAP_MIN) {
+    const walked = await auditPage(
+      recentAudit(db, filters, options, WALK_BUDGET * options.page * options.pageSize),
+      options,
+    );
+    if (walked.length === options.pageSize) return { rows: walked, ...count };
+    // Matches bunched far down the order (a common text, but only long ago): sorted from the matches instead.
+    return { rows: await auditPage(materialized(db, filteredAudit(db, filters)), options), ...count };
+  }
   const matches = indexed ? db.selectFrom('audit_log').where('id', 'in', indexed) : filteredAudit(db, filters);
-  // Materialized, so that no planner walks the sort's index testing each entry instead.
-  const rows = await auditPage(
-    db
-      .with(
-        (cte) => cte('matches').materialized(),
-        () => matches.select([...AUDIT_COLUMNS]),
-      )
-      .selectFrom('matches')
-      .selectAll(),
-    options,
-  );
-  return { rows, ...count };
+  return { rows: await auditPage(materialized(db, matches), options), ...count };
+}
+
+/** How far down the order a common text's page is looked for, in entries per entry up to the page's end. */
+const WALK_BUDGET = 100;
+
+/**
+ * The first `budget` entries in the page's order (within the date range), the text filters tested on them alone:
+ * a walk of the sort's index that stops after `budget` entries however rare the matches turn out to be.
+ */
+function recentAudit(
+  db: DbOrTrx,
+  filters: AuditFilters,
+  { sort, dir }: { sort: AuditSortColumn; dir: SortDirection },
+  budget: number,
+) {
+  const dates = { fromIso: filters.fromIso, toIsoExclusive: filters.toIsoExclusive };
+  const recent = ordered(filteredAudit(db, dates).select([...AUDIT_COLUMNS]), sort, dir).limit(budget);
+  const texts = auditConditions(db, { ...filters, fromIso: undefined, toIsoExclusive: undefined }, 'scan');
+  // Named as the table, so the text filters read the same columns.
+  return db
+    .selectFrom(recent.as('audit_log'))
+    .selectAll()
+    .where((eb) => eb.and(texts));
+}
+
+/** The rows a query selects, collected first and then sorted: no planner walks the sort's index testing each. */
+function materialized(db: DbOrTrx, matches: ReturnType<typeof filteredAudit>) {
+  return db
+    .with(
+      (cte) => cte('matches').materialized(),
+      () => matches.select([...AUDIT_COLUMNS]),
+    )
+    .selectFrom('matches')
+    .selectAll();
+}
+
+/** Audit rows in the order of a sort (each sort's index ends in the time and the key, both the same way). */
+function ordered<DB, TB extends keyof DB>(
+  query: SelectQueryBuilder<DB, TB, AuditRow>,
+  sort: AuditSortColumn,
+  dir: SortDirection,
+) {
+  const sorted = sort === 'timestamp' ? query : query.orderBy(sql`lower(coalesce(${sql.ref(sort)}, ''))`, dir);
+  return sorted.orderBy(sql.ref('at'), dir).orderBy(sql.ref('id'), dir);
 }
 
 /** Sorts and pages the audit rows a query selects (from the table, or from the matches of a search). */
@@ -122,11 +163,7 @@ function auditPage<DB, TB extends keyof DB>(
   query: SelectQueryBuilder<DB, TB, AuditRow>,
   { sort, dir, page, pageSize }: { sort: AuditSortColumn; dir: SortDirection; page: number; pageSize: number },
 ): Promise<AuditRow[]> {
-  let ordered = query;
-  if (sort !== 'timestamp') ordered = ordered.orderBy(sql`lower(coalesce(${sql.ref(sort)}, ''))`, dir);
-  return ordered
-    .orderBy(sql.ref('at'), dir)
-    .orderBy(sql.ref('id'), dir)
+  return ordered(query, sort, dir)
     .limit(pageSize)
     .offset((page - 1) * pageSize)
     .execute();

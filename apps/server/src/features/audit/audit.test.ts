@@ -212,6 +212,34 @@ describe('GET /api/audit/logs', () => {
     expect(actions(last)).toEqual(expected(bulk, () => '', 1).slice(1090, 1100));
   });
 
+  it('finds a page of a text more than a thousand entries hold when they all lie under ten thousand newer ones', async () => {
+    const hour = 3_600_000;
+    const start = Date.UTC(2025, 0, 1);
+    const old = Array.from({ length: 1100 }, (_, index) => ({
+      actor: 'archive@example.com',
+      action: `old ${String(index).padStart(4, '0')}`,
+      details: `Imported LEGACY-CASE ${index}`,
+      at: new Date(start + index * hour).toISOString(),
+    }));
+    const newer = Array.from({ length: 10_500 }, (_, index) => ({
+      actor: 'busy@example.com',
+      action: 'new entry',
+      details: `routine ${index}`,
+      at: new Date(start + (2000 + index) * hour).toISOString(),
+    }));
+    const rows = [...old, ...newer];
+    for (let from = 0; from < rows.length; from += 1000) await insertAudit(rows.slice(from, from + 1000));
+
+    const newestOld = await logs('details=legacy-case&sort=timestamp&dir=desc&page=2');
+    expect(newestOld).toMatchObject({ total: 1000, totalIsLowerBound: true });
+    expect(actions(newestOld)).toEqual(
+      old
+        .map((row) => row.action)
+        .reverse()
+        .slice(10, 20),
+    );
+  });
+
   it('is for admins only', async () => {
     const student = await t.userWithSession('student');
     expect((await t.request({ method: 'GET', url: '/api/audit/logs', cookie: student.cookie })).statusCode).toBe(403);
