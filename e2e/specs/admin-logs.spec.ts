@@ -87,6 +87,10 @@ test('user monitoring shows sign-ins, searches by email and exports the matching
   await expect(page.getByRole('heading', { name: 'User Monitoring', level: 1 })).toBeVisible();
   await expect(page.getByText(/^Logins today/)).toBeVisible();
   await page.getByLabel('Search by email').fill(user.email.toUpperCase());
+  // The unsearched list, shown dimmed while the search is on its way, holds the sign-in too: wait for the answer.
+  const table = page.getByRole('table', { name: 'Sign-in activity' });
+  await expect(table.locator('tbody tr').filter({ hasNotText: user.email })).toHaveCount(0);
+  await expect(table).toHaveAttribute('aria-busy', 'false');
   const rows = page.getByRole('row').filter({ hasText: user.email });
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText('Login');

@@ -226,6 +226,10 @@ test.describe('progress and reporting', () => {
     await page.goto('/admin/training-progress');
     await expect(page.getByRole('heading', { level: 1, name: 'Training Progress' })).toBeVisible();
     await page.getByRole('textbox', { name: 'Search by username' }).fill(student.email);
+    // The unsearched list, shown dimmed while the search is on its way, holds the run too: wait for the answer.
+    const table = page.getByRole('table', { name: 'Training progress' });
+    await expect(table.locator('tbody tr').filter({ hasNotText: student.email })).toHaveCount(0);
+    await expect(table).toHaveAttribute('aria-busy', 'false');
     const row = page.locator('tr', { has: page.locator(`[data-run-id="${runId}"]`) });
     await expect(row).toBeVisible();
     await expect(row).toContainText(student.email);
