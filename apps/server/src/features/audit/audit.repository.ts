@@ -1,6 +1,7 @@
 import type { AuditSortColumn, SortDirection } from '@tradecraft/shared';
 import { sql, type Expression, type SelectQueryBuilder, type SqlBool } from 'kysely';
 import type { DbOrTrx } from '../../db/database';
+import { collectedFirst } from '../../db/collected-first';
 import { boundedCount, boundedTotal, COUNT_CAP_MIN, countCapFor, type BoundedTotal } from '../../db/bounded-count';
 import { containsIgnoringCase } from '../../db/contains';
 import { containsText, matchesThroughSearchIndex } from '../../db/text-search';
@@ -108,10 +109,13 @@ export async function listAuditEntries(
     );
     if (walked.length === options.pageSize) return { rows: walked, ...count };
     // Matches bunched far down the order (a common text, but only long ago): sorted from the matches instead.
-    return { rows: await auditPage(materialized(db, filteredAudit(db, filters)), options), ...count };
+    return {
+      rows: await auditPage(collectedFirst(db, filteredAudit(db, filters).select([...AUDIT_COLUMNS])), options),
+      ...count,
+    };
   }
   const matches = indexed ? db.selectFrom('audit_log').where('id', 'in', indexed) : filteredAudit(db, filters);
-  return { rows: await auditPage(materialized(db, matches), options), ...count };
+  return { rows: await auditPage(collectedFirst(db, matches.select([...AUDIT_COLUMNS])), options), ...count };
 }
 
 /** How far down the order a common text's page is looked for, in entries per entry up to the page's end. */
@@ -135,17 +139,6 @@ function recentAudit(
     .selectFrom(recent.as('audit_log'))
     .selectAll()
     .where((eb) => eb.and(texts));
-}
-
-/** The rows a query selects, collected first and then sorted: no planner walks the sort's index testing each. */
-function materialized(db: DbOrTrx, matches: ReturnType<typeof filteredAudit>) {
-  return db
-    .with(
-      (cte) => cte('matches').materialized(),
-      () => matches.select([...AUDIT_COLUMNS]),
-    )
-    .selectFrom('matches')
-    .selectAll();
 }
 
 /** Audit rows in the order of a sort (each sort's index ends in the time and the key, both the same way). */

@@ -184,7 +184,6 @@ const WEAK_BELOW_PERCENT = 70;
 const MAX_WEAK = 5;
 const MAX_REMEDIATION = 4;
 
-/** A trainee's weakest techniques and skills and the published scenarios that train them. */
 /** What each step of a scenario trains, in step order. */
 type StepsTrained = { technique: string | null; skill: Skill }[];
 
@@ -218,9 +217,10 @@ async function stepsTrained(
     if (stepsTrainedByContent.size > STEPS_TRAINED_KEPT)
       stepsTrainedByContent.delete(stepsTrainedByContent.keys().next().value!);
   }
-  return new Map(scenarios.map((scenario) => [contentKey(scenario), stepsTrainedByContent.get(contentKey(scenario))!]));
+  return new Map(scenarios.map((scenario) => [scenario.id, stepsTrainedByContent.get(contentKey(scenario))!]));
 }
 
+/** A trainee's weakest techniques and skills and the published scenarios that train them. */
 export async function remediation(db: Db, viewer: User, userId: string): Promise<Remediation> {
   const trainee = userId === viewer.id ? viewer : await findUserById(db, userId);
   if (!trainee) throw notFound('No user has that id.');
@@ -247,7 +247,7 @@ export async function remediation(db: Db, viewer: User, userId: string): Promise
   const ranked = published.flatMap((scenario) => {
     const trains = new Set<string>();
     let weight = 0;
-    for (const { technique, skill } of trainedBy.get(contentKey(scenario)) ?? []) {
+    for (const { technique, skill } of trainedBy.get(scenario.id) ?? []) {
       if (technique && techniqueWeight.has(technique) && !trains.has(technique)) {
         trains.add(technique);
         weight += techniqueWeight.get(technique)! * 2;

@@ -11,6 +11,7 @@ import type { z } from 'zod';
 import { nowIso } from '../../clock';
 import type { DbOrTrx, Trx } from '../../db/database';
 import type { NewUser, User, UserUpdate } from '../../db/schema';
+import { collectedFirst } from '../../db/collected-first';
 import { boundedCount, boundedTotal, COUNT_CAP_MIN, countCapFor } from '../../db/bounded-count';
 import { containsIgnoringCase } from '../../db/contains';
 import { matchesThroughSearchIndex } from '../../db/text-search';
@@ -170,21 +171,12 @@ export async function listManagedUsers(db: DbOrTrx, query: z.output<typeof users
   const count = indexed
     ? boundedTotal(indexed.length, cap)
     : await boundedCount(db, filteredUsers(db, query).select('users.id'), cap);
-  const few = search !== undefined && search !== '' && !count.totalIsLowerBound && count.total <= COUNT_CAP_MIN;
+  if (count.total === 0) return { items: [], ...count, page, pageSize };
+  const few = Boolean(search) && !count.totalIsLowerBound && count.total <= COUNT_CAP_MIN;
   const matches = filteredUsers(db, query, few && indexed ? indexed : undefined).select(MANAGED_USER_COLUMNS);
-  let rows: ManagedUserRow[] = [];
-  if (count.total > 0 && few)
-    rows = await orderedUsers(
-      db
-        .with(
-          (cte) => cte('matches').materialized(),
-          () => matches,
-        )
-        .selectFrom('matches')
-        .selectAll(),
-      query,
-    ).execute();
-  else if (count.total > 0) rows = await orderedUsers(matches, query).execute();
+  const rows = few
+    ? await orderedUsers(collectedFirst(db, matches), query).execute()
+    : await orderedUsers(matches, query).execute();
   return { items: rows.map(toManagedUser), ...count, page, pageSize };
 }
 
