@@ -4,7 +4,7 @@ import { announceNotification } from '../../../lib/live-notifications';
 import { notificationListQueryKey } from './get-notifications';
 
 /** How long the list waits for the stream's first `ready` before fetching (and polling) without it. */
-const READY_TIMEOUT_MS = 3000;
+export const READY_TIMEOUT_MS = 3000;
 
 /** `connecting` until the stream first answers; then `open`, or `down` while it is not. */
 export type StreamState = 'connecting' | 'open' | 'down';
@@ -25,9 +25,12 @@ export function useNotificationStream(enabled: boolean): StreamState {
     if (!enabled || !supported) return;
     const source = new EventSource('/api/notifications/stream');
     let first = true;
-    // A proxy that buffers the stream never lets `ready` through: fall back to polling rather than wait.
+    // A proxy that buffers the stream never lets `ready` through: fall back to polling rather than wait. The list
+    // fetches now, so a `ready` that comes late catches up on what was notified before it subscribed.
     const giveUp = window.setTimeout(() => {
-      if (first) setState('down');
+      if (!first) return;
+      first = false;
+      setState('down');
     }, READY_TIMEOUT_MS);
     const refetch = () => {
       void queryClient.invalidateQueries({ queryKey: notificationListQueryKey });
