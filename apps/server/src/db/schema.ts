@@ -302,6 +302,14 @@ export interface RowCountsTable {
   value: ColumnType<number | string, number, number>;
 }
 
+/** Rows counted per quarter hour (migration 2026_11_26_0400; read through db/event-counts.ts). */
+export interface EventCountsTable {
+  name: string;
+  /** `YYYY-MM-DDTHH:MM`, the minute a multiple of 15 (UTC). */
+  slot: string;
+  value: ColumnType<number | string, number, number>;
+}
+
 export interface Database {
   second_factors: SecondFactorsTable;
   recovery_codes: RecoveryCodesTable;
@@ -326,6 +334,7 @@ export interface Database {
   api_tokens: ApiTokensTable;
   run_practice: RunPracticeTable;
   row_counts: RowCountsTable;
+  event_counts: EventCountsTable;
   cohorts: CohortsTable;
   cohort_members: CohortMembersTable;
   learning_paths: LearningPathsTable;

@@ -5,6 +5,7 @@ import { boundedCount, countCapFor } from '../../db/bounded-count';
 import type { DbOrTrx } from '../../db/database';
 import type { Database, LoginEventsTable } from '../../db/schema';
 import { containsIgnoringCase } from '../../db/contains';
+import { countedFrom, slotBoundaryAtOrAfter } from '../../db/event-counts';
 import { matchesThroughSearchIndex } from '../../db/text-search';
 import { keysetBatches } from '../../db/keyset-batches';
 
@@ -136,36 +137,42 @@ export async function listLoginEvents(
 
 /**
  * The User Monitoring cards in one round trip; "today" starts at `dayStart`. The totals over all time come from
- * the counts kept by triggers (row_counts), so the cards cost the same however long the history is; today's
- * counts walk the (event, at) index over today only.
+ * the counts kept by triggers (row_counts), and today's from the quarter-hour counts (event-counts.ts), so the cards
+ * cost the same however long or busy the history is.
  */
 export async function loginEventCounts(
   db: DbOrTrx,
   dayStart: string,
 ): Promise<{ total: number; failedLogins: number; loginsToday: number; logoutsToday: number }> {
+  const daySlots = slotBoundaryAtOrAfter(dayStart);
   const row = await db
     .selectNoFrom((eb) => [
       eb.selectFrom('row_counts').select('value').where('name', '=', 'login_events').as('total'),
       eb.selectFrom('row_counts').select('value').where('name', '=', 'login_events:failed_login').as('failed'),
+      countedFrom(eb, 'login_events:login', daySlots).as('logins_today'),
+      countedFrom(eb, 'login_events:logout', daySlots).as('logouts_today'),
+      // A day that starts between two quarter hours: its first minutes are counted from the events themselves.
       eb
         .selectFrom('login_events')
         .select(eb.fn.countAll<number>().as('c'))
         .where('event', '=', 'login')
         .where('at', '>=', dayStart)
-        .as('logins_today'),
+        .where('at', '<', daySlots)
+        .as('logins_before_slot'),
       eb
         .selectFrom('login_events')
         .select(eb.fn.countAll<number>().as('c'))
         .where('event', '=', 'logout')
         .where('at', '>=', dayStart)
-        .as('logouts_today'),
+        .where('at', '<', daySlots)
+        .as('logouts_before_slot'),
     ])
     .executeTakeFirstOrThrow();
   return {
     total: Number(row.total ?? 0),
     failedLogins: Number(row.failed ?? 0),
-    loginsToday: Number(row.logins_today ?? 0),
-    logoutsToday: Number(row.logouts_today ?? 0),
+    loginsToday: Number(row.logins_today ?? 0) + Number(row.logins_before_slot ?? 0),
+    logoutsToday: Number(row.logouts_today ?? 0) + Number(row.logouts_before_slot ?? 0),
   };
 }
 

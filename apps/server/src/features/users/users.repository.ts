@@ -14,6 +14,7 @@ import type { NewUser, User, UserUpdate } from '../../db/schema';
 import { collectedFirst } from '../../db/collected-first';
 import { boundedCount, boundedTotal, COUNT_CAP_MIN, countCapFor } from '../../db/bounded-count';
 import { containsIgnoringCase } from '../../db/contains';
+import { countedFrom, slotBoundaryAtOrAfter } from '../../db/event-counts';
 import { matchesThroughSearchIndex } from '../../db/text-search';
 
 export function findUserByEmail(db: DbOrTrx, email: string): Promise<User | undefined> {
@@ -224,34 +225,40 @@ export async function userStats(db: DbOrTrx): Promise<UserStats> {
 
 /**
  * The Admin Dashboard's counts, in one round trip. The account counts are kept by triggers (row_counts,
- * migration 2026_11_26_0200); the week's runs and the day's failed sign-ins are ranges of an index.
+ * migration 2026_11_26_0200); the week's runs and the day's failed sign-ins by quarter-hour counters (event-counts.ts).
  */
 export async function dashboardCounts(
   db: DbOrTrx,
   since: { weekStart: string; dayStart: string },
 ): Promise<DashboardStats> {
+  const weekSlots = slotBoundaryAtOrAfter(since.weekStart);
+  const daySlots = slotBoundaryAtOrAfter(since.dayStart);
   const row = await db
     .selectNoFrom((eb) => [
       eb.selectFrom('row_counts').select('value').where('name', '=', 'users:pending').as('pending'),
       eb.selectFrom('row_counts').select('value').where('name', '=', 'users:active').as('active_users'),
+      countedFrom(eb, 'runs', weekSlots).as('runs_this_week'),
       eb
         .selectFrom('runs')
         .select(eb.fn.countAll<number>().as('c'))
         .where('started_at', '>=', since.weekStart)
-        .as('runs_this_week'),
+        .where('started_at', '<', weekSlots)
+        .as('runs_before_slot'),
+      countedFrom(eb, 'login_events:failed_login', daySlots).as('failed_today'),
       eb
         .selectFrom('login_events')
         .select(eb.fn.countAll<number>().as('c'))
         .where('event', '=', 'failed_login')
         .where('at', '>=', since.dayStart)
-        .as('failed_today'),
+        .where('at', '<', daySlots)
+        .as('failed_before_slot'),
     ])
     .executeTakeFirstOrThrow();
   return {
     pending: Number(row.pending ?? 0),
     activeUsers: Number(row.active_users ?? 0),
-    runsThisWeek: Number(row.runs_this_week ?? 0),
-    failedSignInsToday: Number(row.failed_today ?? 0),
+    runsThisWeek: Number(row.runs_this_week ?? 0) + Number(row.runs_before_slot ?? 0),
+    failedSignInsToday: Number(row.failed_today ?? 0) + Number(row.failed_before_slot ?? 0),
   };
 }
 
