@@ -19,6 +19,7 @@ import {
 import pg from 'pg';
 import { migrations } from './migrations';
 import type { Database } from './schema';
+import { BoundedMap } from '../bounded-map';
 
 export type Db = Kysely<Database>;
 export type Trx = Transaction<Database>;
@@ -114,7 +115,7 @@ const STATEMENTS_KEPT = 500;
  * iterating a result is never handed out twice.
  */
 function withStatementCache(sqlite: BetterSqlite3.Database): SqliteDatabase {
-  const statements = new Map<string, BetterSqlite3.Statement>();
+  const statements = new BoundedMap<string, BetterSqlite3.Statement>(STATEMENTS_KEPT);
   return {
     close: () => sqlite.close(),
     prepare(text: string) {
@@ -127,7 +128,6 @@ function withStatementCache(sqlite: BetterSqlite3.Database): SqliteDatabase {
       const statement = sqlite.prepare(text);
       if (!kept) {
         statements.set(text, statement);
-        if (statements.size > STATEMENTS_KEPT) statements.delete(statements.keys().next().value!);
       }
       return statement;
     },

@@ -1,3 +1,4 @@
+import { BoundedMap } from '../../bounded-map';
 import {
   attentionOf,
   buildNavigatorLayer,
@@ -190,7 +191,7 @@ type StepsTrained = { technique: string | null; skill: Skill }[];
 // What a scenario trains changes only with its content: kept by what changes with every edit, so remediation reads
 // the definitions of new or changed scenarios only, not every scenario's on every request.
 const STEPS_TRAINED_KEPT = 5000;
-const stepsTrainedByContent = new Map<string, StepsTrained>();
+const stepsTrainedByContent = new BoundedMap<string, StepsTrained>(STEPS_TRAINED_KEPT);
 const contentKey = (row: { id: string; content_hash: string; updated_at: string; current_version_id: string | null }) =>
   `${row.id}\u0000${row.content_hash}\u0000${row.updated_at}\u0000${row.current_version_id ?? ''}`;
 
@@ -214,8 +215,6 @@ async function stepsTrained(
       skill: stepSkill(step),
     }));
     stepsTrainedByContent.set(contentKey(scenario), steps);
-    if (stepsTrainedByContent.size > STEPS_TRAINED_KEPT)
-      stepsTrainedByContent.delete(stepsTrainedByContent.keys().next().value!);
   }
   return new Map(scenarios.map((scenario) => [scenario.id, stepsTrainedByContent.get(contentKey(scenario))!]));
 }

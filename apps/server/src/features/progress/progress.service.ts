@@ -1,3 +1,4 @@
+import { BoundedMap } from '../../bounded-map';
 import {
   DEFAULT_DIFFICULTY,
   MAX_DIFFICULTY,
@@ -93,7 +94,7 @@ function reviewStatusOf(result: string | null): 'pending' | 'graded' | null {
 // definition each time made that load grow with the library (bench/pages: 5 ms at 50 scenarios, 38 ms at 500).
 // Kept by the definition's exact text, so an edited scenario is read afresh.
 const TECHNIQUES_KEPT = 2000;
-const techniquesByDefinition = new Map<string, ReadonlySet<string>>();
+const techniquesByDefinition = new BoundedMap<string, ReadonlySet<string>>(TECHNIQUES_KEPT);
 
 /** The techniques a scenario's steps practise (dataset ids), or none when its definition cannot be read. */
 export function scenarioTechniques(definitionJson: string): ReadonlySet<string> {
@@ -110,8 +111,6 @@ export function scenarioTechniques(definitionJson: string): ReadonlySet<string> 
     techniques = new Set();
   }
   techniquesByDefinition.set(definitionJson, techniques);
-  if (techniquesByDefinition.size > TECHNIQUES_KEPT)
-    techniquesByDefinition.delete(techniquesByDefinition.keys().next().value!);
   return techniques;
 }
 

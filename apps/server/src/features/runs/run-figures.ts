@@ -14,6 +14,7 @@ import {
   type StepResult,
 } from '@tradecraft/shared';
 import type { Run } from '../../db/schema';
+import { BoundedMap } from '../../bounded-map';
 
 // The run helpers every feature that shows a run uses (the run engine, progress, reports, reviews): THE score
 // figures of a run, durations, stored definitions, recorded results and per-skill credit.
@@ -78,7 +79,7 @@ function withKinds(definition: ScenarioDefinition): ScenarioDefinition {
 // definitions are kept by their exact JSON text, so an edited scenario can never be served from a stale parse.
 // They are shared between requests and never mutated.
 const PARSED_DEFINITIONS_KEPT = 64;
-const parsedDefinitions = new Map<string, ScenarioDefinition | null>();
+const parsedDefinitions = new BoundedMap<string, ScenarioDefinition | null>(PARSED_DEFINITIONS_KEPT);
 
 /** A stored (checked) scenario definition, or null when it cannot be read. */
 export function parseStoredDefinition(text: string): ScenarioDefinition | null {
@@ -92,8 +93,6 @@ export function parseStoredDefinition(text: string): ScenarioDefinition | null {
     definition = null;
   }
   parsedDefinitions.set(text, definition);
-  if (parsedDefinitions.size > PARSED_DEFINITIONS_KEPT)
-    parsedDefinitions.delete(parsedDefinitions.keys().next().value!);
   return definition;
 }
 

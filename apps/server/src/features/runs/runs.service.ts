@@ -1,3 +1,4 @@
+import { BoundedMap } from '../../bounded-map';
 import { randomUUID } from 'node:crypto';
 import {
   bestPath,
@@ -92,7 +93,7 @@ interface LoadedScenario {
 // cost more than the rest of the request. A published version never changes, so parsed definitions are kept by
 // version id alone, shared between requests and never mutated. Runs never play a draft.
 const DEFINITIONS_KEPT = 64;
-const definitions = new Map<string, ScenarioDefinition>();
+const definitions = new BoundedMap<string, ScenarioDefinition>(DEFINITIONS_KEPT);
 
 async function definitionOf(db: DbOrTrx, row: ScenarioForRun, versionId: string | null): Promise<ScenarioDefinition> {
   if (versionId === null) return { ...emptyDefinition, name: row.name };
@@ -105,7 +106,6 @@ async function definitionOf(db: DbOrTrx, row: ScenarioForRun, versionId: string 
     name: row.name,
   };
   definitions.set(versionId, definition);
-  if (definitions.size > DEFINITIONS_KEPT) definitions.delete(definitions.keys().next().value!);
   return definition;
 }
 

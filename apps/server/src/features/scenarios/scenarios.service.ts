@@ -40,6 +40,7 @@ import {
 } from './scenarios.repository';
 import { findScenarioRow } from './versions.repository';
 import { publishDefinition, uploadAsDraft } from './versions.service';
+import { BoundedMap } from '../../bounded-map';
 
 const CONFIGURATOR_SCREEN = 'Scenario Configurator';
 const UPLOAD_SCREEN = 'Upload Scenario';
@@ -51,7 +52,7 @@ export async function countScenarios(db: Db): Promise<number> {
 // The techniques of a scenario change only with its content: kept by id and content hash, so a list reads the
 // definitions of new or changed scenarios only.
 const TECHNIQUES_KEPT = 5000;
-const techniquesByContent = new Map<string, string[]>();
+const techniquesByContent = new BoundedMap<string, string[]>(TECHNIQUES_KEPT);
 const contentKey = (row: Pick<ScenarioListRow, 'id' | 'content_hash'>) => `${row.id}\u0000${row.content_hash}`;
 
 async function techniquesOf(db: Db, rows: readonly ScenarioListRow[]): Promise<Map<string, string[]>> {
@@ -65,11 +66,8 @@ async function techniquesOf(db: Db, rows: readonly ScenarioListRow[]): Promise<M
         )
       ).map((row) => [row.id, row.definition]),
     );
-    for (const row of missing) {
+    for (const row of missing)
       techniquesByContent.set(contentKey(row), [...scenarioTechniques(definitions.get(row.id) ?? '{}')].sort());
-      if (techniquesByContent.size > TECHNIQUES_KEPT)
-        techniquesByContent.delete(techniquesByContent.keys().next().value!);
-    }
   }
   return new Map(rows.map((row) => [row.id, techniquesByContent.get(contentKey(row)) ?? []]));
 }
