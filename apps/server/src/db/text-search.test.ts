@@ -103,6 +103,25 @@ describe('searches through trigram indexes, and counts kept as rows are written'
     expect(await found('second@corp')).toEqual([user.id]);
   });
 
+  it('finds a person by a text in any one of the name, email and designation, quotes included', async () => {
+    const byName = await t.createUser({ first_name: 'Quill "Q"', last_name: 'Analyst', email: 'q1@corp.test' });
+    const byEmail = await t.createUser({ first_name: 'Ada', last_name: 'Byron', email: 'quill-q@corp.test' });
+    const byRole = await t.createUser({
+      first_name: 'Bo',
+      last_name: 'Lee',
+      email: 'b@corp.test',
+      designation: 'Quill lead',
+    });
+    const found = async (search: string) =>
+      (await listManagedUsers(t.db, { search, sort: 'email', dir: 'asc', page: 1, pageSize: 25 })).items
+        .map((row) => row.id)
+        .sort();
+    expect(await found('quill')).toEqual([byName.id, byEmail.id, byRole.id].sort());
+    expect(await found('Quill "Q"')).toEqual([byName.id]);
+    expect(await found('quill-q@')).toEqual([byEmail.id]);
+    expect(await found('quill lead')).toEqual([byRole.id]);
+  });
+
   it('searches each audit column on its own', async () => {
     await t.db
       .insertInto('audit_log')

@@ -19,9 +19,21 @@ const SQLITE_SEARCH = {
 
 export type SearchedColumn = keyof typeof SQLITE_SEARCH;
 
-/** An FTS5 query for the rows whose column holds the text: a phrase, its quotes doubled. */
-const phraseOf = (searched: SearchedColumn, text: string) =>
-  `${SQLITE_SEARCH[searched].column} : "${text.replace(/"/g, '""')}"`;
+/**
+ * An FTS5 query for the rows where any of the columns holds the text: a phrase, its quotes doubled, under a column
+ * set. One phrase over several columns reads each trigram's list of rows once, where one phrase per column ORed
+ * together would read it once per column.
+ */
+const phraseOf = (searched: readonly SearchedColumn[], text: string) =>
+  `{${searched.map((column) => SQLITE_SEARCH[column].column).join(' ')}} : "${text.replace(/"/g, '""')}"`;
+
+/** The FTS5 query of a row holding every text (each in its column) or any (one text in any of its columns). */
+function matchOf(searches: readonly { column: SearchedColumn; text: string }[], holding: 'every' | 'any'): string {
+  if (holding === 'every') return searches.map(({ column, text }) => phraseOf([column], text)).join(' AND ');
+  const columnsByText = new Map<string, SearchedColumn[]>();
+  for (const { column, text } of searches) columnsByText.set(text, [...(columnsByText.get(text) ?? []), column]);
+  return [...columnsByText].map(([text, columns]) => phraseOf(columns, text)).join(' OR ');
+}
 
 /** A trigram index finds nothing shorter than three characters: such searches scan, as before. */
 const TRIGRAM = 3;
@@ -42,7 +54,7 @@ export function containsText(
   const like = containsIgnoringCase(value, text);
   if (isPostgresDb(db) || [...text].length < TRIGRAM) return like;
   const { fts, key: ftsKey } = SQLITE_SEARCH[searched];
-  const phrase = phraseOf(searched, text);
+  const phrase = phraseOf([searched], text);
   return sql<SqlBool>`(${key} in (select ${sql.raw(ftsKey)} from ${sql.raw(fts)} where ${sql.raw(fts)} match ${phrase}) and ${like})`;
 }
 
@@ -75,7 +87,7 @@ export async function matchesThroughSearchIndex<V>(db: DbOrTrx, search: IndexedS
   if (isPostgresDb(db) || indexed.length === 0 || (holding === 'any' && indexed.length < searches.length)) return null;
   const { fts, key: ftsKey } = SQLITE_SEARCH[indexed[0]!.column];
   if (indexed.some(({ column }) => SQLITE_SEARCH[column].fts !== fts)) return null;
-  const match = indexed.map(({ column, text }) => phraseOf(column, text)).join(holding === 'every' ? ' AND ' : ' OR ');
+  const match = matchOf(indexed, holding);
   const { rows } = await sql<{ value: V }>`select ${value} as value
     from ${sql.table(fts)} join ${sql.table(table)} on ${key} = ${sql.ref(`${fts}.${ftsKey}`)}
     where ${sql.table(fts)} match ${match} and ${sql.join(conditions, sql` and `)}
