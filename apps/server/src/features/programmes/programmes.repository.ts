@@ -1,7 +1,8 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
+import { boundedCount, countCapFor } from '../../db/bounded-count';
 import type { DbOrTrx } from '../../db/database';
 import { containsText } from '../../db/text-search';
-import type { AssignmentsTable, CertificatesTable, Run } from '../../db/schema';
+import type { AssignmentsTable, CertificatesTable, Database, Run } from '../../db/schema';
 
 // Every query of training programmes: cohorts, paths, assignments, notices, certificates and the analytics.
 
@@ -45,30 +46,64 @@ export async function updateCohort(
   await db.updateTable('cohorts').set(fields).where('id', '=', id).execute();
 }
 
-export function listCohorts(db: DbOrTrx, includeArchived: boolean) {
+/** Which rows of a programmes list: archived ones too or not, a searched name, a page. */
+export interface ListPage {
+  includeArchived: boolean;
+  search: string;
+  page: number;
+  pageSize: number;
+}
+
+/** The cohorts a list shows, before paging: not archived unless asked, the name holding the search. */
+function filteredCohorts(db: DbOrTrx, { includeArchived, search }: Pick<ListPage, 'includeArchived' | 'search'>) {
   return db
     .selectFrom('cohorts')
-    .select((eb) => [
-      'cohorts.id',
-      'cohorts.name',
-      'cohorts.created_at',
-      'cohorts.archived_at',
-      eb
-        .selectFrom('cohort_members')
-        .select((inner) => inner.fn.countAll<number>().as('n'))
-        .whereRef('cohort_members.cohort_id', '=', 'cohorts.id')
-        .as('member_count'),
-      eb
-        .selectFrom('assignments')
-        .select((inner) => inner.fn.countAll<number>().as('n'))
-        .whereRef('assignments.cohort_id', '=', 'cohorts.id')
-        .where('assignments.cancelled_at', 'is', null)
-        .as('assignment_count'),
-    ])
     .$if(!includeArchived, (query) => query.where('cohorts.archived_at', 'is', null))
-    .orderBy('cohorts.name')
-    .orderBy('cohorts.id')
-    .execute();
+    .$if(search !== '', (query) =>
+      query.where((eb) => containsText(db, 'cohorts.name', eb.ref('cohorts.id'), eb.ref('cohorts.name'), search)),
+    );
+}
+
+const cohortColumns = (eb: ExpressionBuilder<Database, 'cohorts'>) =>
+  [
+    'cohorts.id',
+    'cohorts.name',
+    'cohorts.created_at',
+    'cohorts.archived_at',
+    eb
+      .selectFrom('cohort_members')
+      .select((inner) => inner.fn.countAll<number>().as('n'))
+      .whereRef('cohort_members.cohort_id', '=', 'cohorts.id')
+      .as('member_count'),
+    eb
+      .selectFrom('assignments')
+      .select((inner) => inner.fn.countAll<number>().as('n'))
+      .whereRef('assignments.cohort_id', '=', 'cohorts.id')
+      .where('assignments.cancelled_at', 'is', null)
+      .as('assignment_count'),
+  ] as const;
+
+/**
+ * A page of cohorts by name (cohorts_name_sort_idx), each with its member and assignment counts (read for the
+ * page's rows only), and their total counted as far as the pager needs.
+ */
+export async function listCohorts(db: DbOrTrx, list: ListPage) {
+  const [rows, total] = await Promise.all([
+    filteredCohorts(db, list)
+      .select(cohortColumns)
+      .orderBy('cohorts.name')
+      .orderBy('cohorts.id')
+      .limit(list.pageSize)
+      .offset((list.page - 1) * list.pageSize)
+      .execute(),
+    boundedCount(db, filteredCohorts(db, list).select('cohorts.id'), countCapFor(list.page, list.pageSize)),
+  ]);
+  return { rows, ...total };
+}
+
+/** One cohort with its counts. */
+export function findCohortSummary(db: DbOrTrx, id: string) {
+  return db.selectFrom('cohorts').select(cohortColumns).where('cohorts.id', '=', id).executeTakeFirst();
 }
 
 export function listMembers(db: DbOrTrx, cohortId: string): Promise<PersonRow[]> {
@@ -203,6 +238,24 @@ export function listPublishedScenarios(db: DbOrTrx) {
     .execute();
 }
 
+/**
+ * Up to `limit` published scenarios by name (scenarios_name_sort_idx) whose name holds the search: a picker's
+ * choices.
+ */
+export function scenarioChoices(db: DbOrTrx, search: string, limit: number) {
+  return db
+    .selectFrom('scenarios')
+    .select(['scenarios.id', 'scenarios.name'])
+    .where('scenarios.deleted_at', 'is', null)
+    .$if(search !== '', (query) =>
+      query.where((eb) => containsText(db, 'scenarios.name', eb.ref('scenarios.id'), eb.ref('scenarios.name'), search)),
+    )
+    .orderBy('scenarios.name')
+    .orderBy('scenarios.id')
+    .limit(limit)
+    .execute();
+}
+
 /** The stored definitions of these scenarios. */
 export function scenarioDefinitions(db: DbOrTrx, ids: readonly string[]) {
   return ids.length === 0
@@ -311,26 +364,42 @@ export function findPath(db: DbOrTrx, id: string) {
   return db.selectFrom('learning_paths').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export function listPaths(db: DbOrTrx, includeArchived: boolean) {
+function filteredPaths(db: DbOrTrx, { includeArchived, search }: Pick<ListPage, 'includeArchived' | 'search'>) {
   return db
     .selectFrom('learning_paths')
-    .select((eb) => [
-      'learning_paths.id',
-      'learning_paths.name',
-      'learning_paths.description',
-      'learning_paths.unlock',
-      'learning_paths.archived_at',
-      'learning_paths.revision',
-      eb
-        .selectFrom('learning_path_steps')
-        .select((inner) => inner.fn.countAll<number>().as('n'))
-        .whereRef('learning_path_steps.path_id', '=', 'learning_paths.id')
-        .as('scenario_count'),
-    ])
     .$if(!includeArchived, (query) => query.where('learning_paths.archived_at', 'is', null))
-    .orderBy('learning_paths.name')
-    .orderBy('learning_paths.id')
-    .execute();
+    .$if(search !== '', (query) =>
+      query.where((eb) =>
+        containsText(db, 'learning_paths.name', eb.ref('learning_paths.id'), eb.ref('learning_paths.name'), search),
+      ),
+    );
+}
+
+/** A page of learning paths by name (learning_paths_name_sort_idx) with their step counts, and their total. */
+export async function listPaths(db: DbOrTrx, list: ListPage) {
+  const [rows, total] = await Promise.all([
+    filteredPaths(db, list)
+      .select((eb) => [
+        'learning_paths.id',
+        'learning_paths.name',
+        'learning_paths.description',
+        'learning_paths.unlock',
+        'learning_paths.archived_at',
+        'learning_paths.revision',
+        eb
+          .selectFrom('learning_path_steps')
+          .select((inner) => inner.fn.countAll<number>().as('n'))
+          .whereRef('learning_path_steps.path_id', '=', 'learning_paths.id')
+          .as('scenario_count'),
+      ])
+      .orderBy('learning_paths.name')
+      .orderBy('learning_paths.id')
+      .limit(list.pageSize)
+      .offset((list.page - 1) * list.pageSize)
+      .execute(),
+    boundedCount(db, filteredPaths(db, list).select('learning_paths.id'), countCapFor(list.page, list.pageSize)),
+  ]);
+  return { rows, ...total };
 }
 
 /** The steps of these paths in order, with their scenarios' names. */
