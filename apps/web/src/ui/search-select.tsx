@@ -18,8 +18,16 @@ interface ChoicesSource {
   fetchChoices(search: string): Promise<ChoicesPage>;
 }
 
-/** The server already filtered the options: show them as they came. */
-const asAnswered: OptionsFilter = ({ options }) => options;
+/**
+ * The server already filtered the options: show those it answered, as they came. The chosen ones it left out stay
+ * in the data (so the box shows their label) but not in the list, which then says that nothing matches.
+ */
+const answeredOnly =
+  (answered: ComboboxItem[]): OptionsFilter =>
+  ({ options }) => {
+    const values = new Set(answered.map((option) => option.value));
+    return options.filter((option) => 'value' in option && values.has(option.value));
+  };
 
 const MORE_HINT = 'Only the first 20 are listed: type part of the name to find others.';
 
@@ -64,10 +72,11 @@ export function SearchSelect({ label, value, valueLabel, onChange, nothingFoundM
   // Once chosen, the box shows the chosen label: opening the list again shows the first choices, not that one.
   const search = chosenItem && typed === chosenItem.label ? '' : typed;
   const choices = useChoices(rest, search);
+  const options = choices.data?.items ?? [];
   return (
     <Select
       label={label}
-      data={withChosen(choices.data?.items ?? [], chosenItem ? [chosenItem] : [])}
+      data={withChosen(options, chosenItem ? [chosenItem] : [])}
       value={value}
       onChange={(next, option) => {
         setChosen(next === null ? null : option);
@@ -76,7 +85,7 @@ export function SearchSelect({ label, value, valueLabel, onChange, nothingFoundM
       searchable
       searchValue={typed}
       onSearchChange={setTyped}
-      filter={asAnswered}
+      filter={answeredOnly(options)}
       nothingFoundMessage={choices.isFetching && !choices.data ? 'Searching…' : nothingFoundMessage}
       description={choices.data?.more ? MORE_HINT : undefined}
       required={rest.required}
@@ -123,7 +132,7 @@ export function SearchMultiSelect({
       searchable
       searchValue={typed}
       onSearchChange={setTyped}
-      filter={asAnswered}
+      filter={answeredOnly(options)}
       nothingFoundMessage={nothingFoundMessage}
       description={choices.data?.more ? MORE_HINT : undefined}
       required={rest.required}
