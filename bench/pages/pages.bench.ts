@@ -43,6 +43,8 @@ const PAGES: PageSpec[] = [
   { name: 'User Monitoring', path: '/admin/monitoring', as: 'admin' },
   { name: 'Audit Log', path: '/admin/audit-log', as: 'admin' },
   // Training programmes (docs/programmes.md); the trainee's dashboard above holds "Assigned to me".
+  { name: 'Cohorts', path: '/admin/cohorts', as: 'admin' },
+  { name: 'Learning paths (admin)', path: '/admin/paths', as: 'admin' },
   { name: 'Cohort page', path: `/admin/cohorts/${PAGES_COHORT_ID}`, as: 'admin' },
   { name: 'Learning path', path: `/paths/${PAGES_PATH_ID}`, as: 'trainee' },
   { name: 'Item analysis', path: `/admin/item-analysis?scenario=${PAGES_ANALYSIS_SCENARIO}`, as: 'admin' },
@@ -65,6 +67,11 @@ const LIST_VARIANTS: Record<string, { sorts: readonly string[]; searches: Record
   },
   '/api/audit/logs': { sorts: AUDIT_SORT_COLUMNS, searches: [{ details: 'variant 12' }, { details: COMMON_TEXT }] },
   '/api/users': { sorts: USER_SORT_COLUMNS, searches: [{ search: 'seed-00012' }, { search: COMMON_TEXT }] },
+  // The programmes lists (a page by name) and pickers (20 by name): seeded "Bench cohort 1", "Bench path 1" and
+  // scenarios "... (variant 1)", each searched for one of them and for what every one holds.
+  '/api/cohorts': { sorts: [], searches: [{ search: 'cohort 12' }, { search: 'Bench cohort' }] },
+  '/api/paths': { sorts: [], searches: [{ search: 'path 7' }, { search: 'Bench path' }] },
+  '/api/assignments/scenario-choices': { sorts: [], searches: [{ search: 'variant 12)' }, { search: 'variant' }] },
 };
 
 interface ApiTiming {

@@ -81,7 +81,7 @@ test('an admin groups a trainee and assigns a path with a due date; the trainee 
   await signInAsAdmin(page);
   await page.goto('/admin/cohorts');
   await expect(page.getByRole('heading', { level: 1, name: 'Cohorts' })).toBeVisible({ timeout: 20_000 });
-  await page.getByLabel('Name').fill(cohortName);
+  await page.getByRole('textbox', { name: 'Name', exact: true }).fill(cohortName);
   await page.getByRole('button', { name: 'Create cohort' }).click();
   await expect(page.getByRole('heading', { level: 1, name: cohortName })).toBeVisible();
   await page.getByLabel('Find trainees by name or email').fill(trainee.email);
@@ -92,8 +92,21 @@ test('an admin groups a trainee and assigns a path with a due date; the trainee 
   // It assigns the path, due in a week.
   const due = new Date(Date.now() + 7 * 86_400_000);
   const local = new Date(due.getTime() - due.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-  await page.getByRole('combobox', { name: 'Learning path' }).click();
+  // The picker asks the server for the paths whose name holds what is typed (the first 20 by name when empty).
+  const pathPicker = page.getByRole('combobox', { name: 'Learning path' });
+  await pathPicker.click();
+  await pathPicker.fill(`path ${tag}`);
+  await expect(page.getByRole('option', { name: pathName })).toBeVisible();
+  await expectAccessible(page);
+  await shoot(page, 'path-picker');
   await page.getByRole('option', { name: pathName }).click();
+  await expect(pathPicker).toHaveValue(pathName);
+  await pathPicker.click();
+  await pathPicker.fill('no path is called this');
+  await expect(page.getByText('No learning path has that in its name')).toBeVisible();
+  // Leaving the box keeps the chosen path.
+  await page.getByLabel('Due (optional)').click();
+  await expect(pathPicker).toHaveValue(pathName);
   await page.getByLabel('Due (optional)').fill(local);
   await page.getByLabel('Note (optional)').fill('Finish before the exercise.');
   await page.getByRole('button', { name: 'Assign to cohort' }).click();
@@ -205,6 +218,14 @@ test('a trainee whose assignment passes its due date is told it is overdue, and 
   );
   const versions = page.getByRole('combobox', { name: 'Version' });
   await expect(versions).toHaveValue('Version 1 (current) · 1 run');
+  // The scenario picker names the scenario of the link, and finds others by name.
+  const scenarioPicker = page.getByRole('combobox', { name: 'Scenario' });
+  await expect(scenarioPicker).toHaveValue(first.name);
+  await scenarioPicker.click();
+  await scenarioPicker.fill(second.name);
+  await expect(page.getByRole('option', { name: second.name })).toBeVisible();
+  await shoot(page, 'scenario-picker');
+  await page.keyboard.press('Escape');
   await expectAccessible(page);
   await shoot(page, 'item-analysis');
 
@@ -240,6 +261,13 @@ test('an admin edits the path: renamed, reordered, all open; the certificate alr
   await signInAsAdmin(page);
   await page.goto('/admin/paths');
   await expect(page.getByRole('heading', { level: 1, name: 'Learning paths' })).toBeVisible({ timeout: 20_000 });
+  // The list is a page at a time, searched by name.
+  await page.getByRole('textbox', { name: 'Search' }).fill(pathName);
+  const paths = page.getByRole('table', { name: 'Learning paths' });
+  await expect(paths.getByRole('row')).toHaveCount(2);
+  await expect(paths.getByRole('row', { name: new RegExp(pathName) })).toContainText('One after another');
+  await expectAccessible(page);
+  await shoot(page, 'paths-admin');
   await page.getByRole('button', { name: `Edit ${pathName}` }).click();
   const dialog = page.getByRole('dialog', { name: 'Edit learning path' });
   await expect(dialog.getByLabel('Name')).toHaveValue(pathName);
@@ -255,6 +283,15 @@ test('an admin edits the path: renamed, reordered, all open; the certificate alr
   await expect(dialog).toBeHidden();
   const row = page.getByRole('row', { name: new RegExp(`${pathName} \\(edited\\)`) });
   await expect(row).toContainText('All open');
+
+  // The cohorts list is searched by name the same way.
+  await page.goto('/admin/cohorts');
+  await page.getByRole('textbox', { name: 'Search' }).fill(cohortName);
+  const cohorts = page.getByRole('table', { name: 'Cohorts' });
+  await expect(cohorts.getByRole('row')).toHaveCount(2);
+  await expect(cohorts.getByRole('row', { name: new RegExp(cohortName) })).toContainText('Active');
+  await expectAccessible(page);
+  await shoot(page, 'cohorts');
 
   // The trainee's path page follows the new order; their certificate is still genuine.
   await page.goto(`/paths/${pathId}`);

@@ -1,9 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import { CompiledQuery, createQueryId, sql, type KyselyPlugin, type RootOperationNode } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/helper';
 import { listLoginEvents, recordLoginEvent } from '../features/activity/activity.repository';
 import { listAuditEntries } from '../features/audit/audit.repository';
-import { searchTrainees } from '../features/programmes/programmes.repository';
+import {
+  insertCohort,
+  insertPath,
+  listCohorts,
+  listPaths,
+  scenarioChoices,
+  searchTrainees,
+} from '../features/programmes/programmes.repository';
 import { listManagedUsers, userStats } from '../features/users/users.repository';
 import { listCatalogue, listRunsOfUser, listTrainingProgress } from '../features/progress/progress.repository';
 import type { Db } from './database';
@@ -170,5 +178,57 @@ describe('indexes for pages that must not grow with the data', () => {
       const runs = (await plans(search)).find((query) => /order by/i.test(query.sql));
       expect(runs?.plan).toMatch(/runs_user_started_idx|runs_user_scenario|runs_user_started_id_idx/);
     }
+  });
+
+  // Migration 2026_11_26_0300: the programmes lists and pickers.
+  const programmesList = { includeArchived: true, search: '', page: 1, pageSize: 10 };
+  it.each([
+    ['cohorts', (db: Db) => listCohorts(db, programmesList), 'cohorts_name_sort_idx'],
+    [
+      'active cohorts',
+      (db: Db) => listCohorts(db, { ...programmesList, includeArchived: false }),
+      'cohorts_name_sort_idx',
+    ],
+    [
+      'active learning paths',
+      (db: Db) => listPaths(db, { ...programmesList, includeArchived: false }),
+      'learning_paths_name_sort_idx',
+    ],
+    ['learning paths', (db: Db) => listPaths(db, programmesList), 'learning_paths_name_sort_idx'],
+    ['scenario choices', (db: Db) => scenarioChoices(db, '', 21), 'scenarios_name_sort_idx'],
+  ] as const)('lists the %s by name with an index walk', async (_name, run, index) => {
+    // An empty list sends no page query.
+    const admin = await t.createUser({ role: 'admin' });
+    const at = new Date().toISOString();
+    await insertCohort(t.db, { id: randomUUID(), name: 'Tier one', createdBy: admin.id, at });
+    await insertPath(t.db, {
+      id: randomUUID(),
+      name: 'Phishing',
+      description: '',
+      unlock: 'open',
+      createdBy: admin.id,
+      at,
+    });
+    const page = (await plans(run)).find((query) => /order by/i.test(query.sql));
+    expect(page?.plan).toContain(index);
+    expect(page?.plan).not.toMatch(/TEMP B-TREE FOR ORDER BY|Sort Key/);
+  });
+
+  it.each([
+    [
+      'cohorts',
+      (db: Db) => listCohorts(db, { ...programmesList, search: 'tier one' }),
+      'cohorts_search',
+      'cohorts_name_trgm_idx',
+    ],
+    [
+      'learning paths',
+      (db: Db) => listPaths(db, { ...programmesList, search: 'phishing' }),
+      'learning_paths_search',
+      'learning_paths_name_trgm_idx',
+    ],
+    ['scenarios', (db: Db) => scenarioChoices(db, 'phishing', 21), 'scenarios_search', 'scenarios_name_trgm_idx'],
+  ] as const)('searches the %s by name through a trigram index', async (_name, run, table, pgIndex) => {
+    await searchedThroughIndex(run, table, [pgIndex], (query) => query.sql.includes(table));
   });
 });

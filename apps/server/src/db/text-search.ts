@@ -15,6 +15,10 @@ const SQLITE_SEARCH = {
   'users.email': { fts: 'users_search', key: 'id', column: 'email' },
   'users.full_name': { fts: 'users_search', key: 'id', column: 'full_name' },
   'users.designation': { fts: 'users_search', key: 'id', column: 'designation' },
+  // 2026_11_26_0300: the programmes lists and pickers.
+  'cohorts.name': { fts: 'cohorts_search', key: 'id', column: 'name' },
+  'learning_paths.name': { fts: 'learning_paths_search', key: 'id', column: 'name' },
+  'scenarios.name': { fts: 'scenarios_search', key: 'id', column: 'name' },
 } as const;
 
 export type SearchedColumn = keyof typeof SQLITE_SEARCH;

@@ -113,6 +113,7 @@ const EXPECTED: Record<string, Access> = {
   'GET /api/cohorts/:id/matrix.csv': 'admin',
   'GET /api/cohorts/:id/coverage': 'admin',
   'GET /api/cohorts/:id/layer': 'admin',
+  'GET /api/assignments/scenario-choices': 'admin',
   'POST /api/assignments': 'admin',
   'DELETE /api/assignments/:id': 'admin',
   'GET /api/assignments/mine': 'signedIn',

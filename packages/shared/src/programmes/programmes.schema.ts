@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageOf, pageQuerySchema } from '../paging/paging';
 import { runResultSchema, skillScoreSchema } from '../runs/runs.schema';
 import { techniqueRefSchema } from '../runs/step-answers.schema';
 import { ASSIGNMENT_STATUSES, ITEM_FLAGS } from './programme-rules';
@@ -26,13 +27,40 @@ export type ProgrammePerson = z.infer<typeof programmePersonSchema>;
 
 // ---- Cohorts ----------------------------------------------------------------------------------------------
 
-export const cohortListQuerySchema = z.object({
-  /** true: the archived cohorts as well. */
-  archived: z
-    .enum(['true', 'false'])
-    .default('false')
-    .transform((value) => value === 'true'),
+const archivedFlag = z
+  .enum(['true', 'false'], { error: 'archived is "true" or "false".' })
+  .default('false')
+  .transform((value) => value === 'true');
+/** A searched name ("contains", ignoring case); empty: every name. */
+const nameSearch = z.string().trim().max(100, 'A search is at most 100 characters.').default('');
+
+/**
+ * GET /api/cohorts and GET /api/paths: a page of the list by name (page, pageSize up to 100), searched by name;
+ * `archived=true` adds the archived ones.
+ */
+export const programmeListQuerySchema = z.object({
+  /** true: the archived ones as well. */
+  archived: archivedFlag,
+  search: nameSearch,
+  page: pageQuerySchema.shape.page,
+  pageSize: pageQuerySchema.shape.pageSize,
 });
+export type ProgrammeListQuery = Partial<z.input<typeof programmeListQuerySchema>>;
+export const cohortListQuerySchema = programmeListQuerySchema;
+export const pathListQuerySchema = programmeListQuerySchema;
+
+/** What a picker shows at most: type to narrow. */
+export const CHOICES_LIMIT = 20;
+export const choicesQuerySchema = z.object({ search: nameSearch });
+export const choiceSchema = z.object({ id: z.string(), name: z.string() });
+export type Choice = z.infer<typeof choiceSchema>;
+export const choicesSchema = z.object({
+  /** The first CHOICES_LIMIT matches by name. */
+  items: z.array(choiceSchema),
+  /** More match than are listed: narrow the search. */
+  more: z.boolean(),
+});
+export type Choices = z.infer<typeof choicesSchema>;
 
 export const cohortSummarySchema = z.object({
   id: z.string(),
@@ -43,7 +71,7 @@ export const cohortSummarySchema = z.object({
   createdAt: z.string(),
 });
 export type CohortSummary = z.infer<typeof cohortSummarySchema>;
-export const cohortListSchema = z.object({ items: z.array(cohortSummarySchema) });
+export const cohortListSchema = pageOf(cohortSummarySchema);
 export type CohortList = z.infer<typeof cohortListSchema>;
 
 export const createCohortSchema = z.object({ name });
@@ -118,7 +146,8 @@ export const pathSummarySchema = z.object({
   revision: z.number().int(),
 });
 export type PathSummary = z.infer<typeof pathSummarySchema>;
-export const pathListSchema = z.object({ items: z.array(pathSummarySchema) });
+export const pathListSchema = pageOf(pathSummarySchema);
+export type PathList = z.infer<typeof pathListSchema>;
 
 export const pathStepSchema = z.object({
   position: z.number().int(),

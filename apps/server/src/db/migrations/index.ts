@@ -22,6 +22,7 @@ import * as loginEmails from './2026_11_26_0001_login_emails';
 import * as peopleByRoleAndName from './2026_11_26_0002_people_by_role_and_name';
 import * as programmesVersionsAndPathEdits from './2026_11_26_0100_programmes_versions_and_path_edits';
 import * as manageUsersGrowth from './2026_11_26_0200_manage_users_growth';
+import * as programmesLists from './2026_11_26_0300_programmes_lists';
 import * as countsByQuarterHour from './2026_11_26_0400_counts_by_quarter_hour';
 
 /** Every migration, by name; names sort in the order they run. Add new ones at the end. */
@@ -49,5 +50,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0002_people_by_role_and_name': peopleByRoleAndName,
   '2026_11_26_0100_programmes_versions_and_path_edits': programmesVersionsAndPathEdits,
   '2026_11_26_0200_manage_users_growth': manageUsersGrowth,
+  '2026_11_26_0300_programmes_lists': programmesLists,
   '2026_11_26_0400_counts_by_quarter_hour': countsByQuarterHour,
 };

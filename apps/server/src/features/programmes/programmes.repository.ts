@@ -1,7 +1,10 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type Expression, type ExpressionBuilder, type Selectable, type SqlBool } from 'kysely';
+import { boundedCount, boundedTotal, COUNT_CAP_MIN, countCapFor, type BoundedTotal } from '../../db/bounded-count';
+import { collectedFirst } from '../../db/collected-first';
+import { containsIgnoringCase } from '../../db/contains';
 import type { DbOrTrx } from '../../db/database';
-import { containsText } from '../../db/text-search';
-import type { AssignmentsTable, CertificatesTable, Run } from '../../db/schema';
+import { containsText, matchesThroughSearchIndex } from '../../db/text-search';
+import type { AssignmentsTable, CertificatesTable, Database, Run } from '../../db/schema';
 
 // Every query of training programmes: cohorts, paths, assignments, notices, certificates and the analytics.
 
@@ -45,30 +48,150 @@ export async function updateCohort(
   await db.updateTable('cohorts').set(fields).where('id', '=', id).execute();
 }
 
-export function listCohorts(db: DbOrTrx, includeArchived: boolean) {
-  return db
-    .selectFrom('cohorts')
-    .select((eb) => [
-      'cohorts.id',
-      'cohorts.name',
-      'cohorts.created_at',
-      'cohorts.archived_at',
-      eb
-        .selectFrom('cohort_members')
-        .select((inner) => inner.fn.countAll<number>().as('n'))
-        .whereRef('cohort_members.cohort_id', '=', 'cohorts.id')
-        .as('member_count'),
-      eb
-        .selectFrom('assignments')
-        .select((inner) => inner.fn.countAll<number>().as('n'))
-        .whereRef('assignments.cohort_id', '=', 'cohorts.id')
-        .where('assignments.cancelled_at', 'is', null)
-        .as('assignment_count'),
-    ])
-    .$if(!includeArchived, (query) => query.where('cohorts.archived_at', 'is', null))
-    .orderBy('cohorts.name')
-    .orderBy('cohorts.id')
-    .execute();
+/** Which rows of a programmes list: archived ones too or not, a searched name, a page. */
+export interface ListPage {
+  includeArchived: boolean;
+  search: string;
+  page: number;
+  pageSize: number;
+}
+
+type NamedTable = 'cohorts' | 'learning_paths' | 'scenarios';
+
+/**
+ * The rows a programmes list or picker shows, before paging, as conditions on `table`: kept (not archived or
+ * deleted) unless `includeAll`, and the name holding the search (ignoring case), or the row among `ids`.
+ */
+function listConditions(
+  table: NamedTable,
+  { keptOnly, search, ids }: { keptOnly: boolean; search: string; ids?: readonly string[] | undefined },
+): Expression<SqlBool>[] {
+  const conditions: Expression<SqlBool>[] = [];
+  if (keptOnly)
+    conditions.push(
+      sql<SqlBool>`${sql.ref(`${table}.${table === 'scenarios' ? 'deleted_at' : 'archived_at'}`)} is null`,
+    );
+  if (ids)
+    conditions.push(
+      ids.length === 0 ? sql<SqlBool>`1 = 0` : sql<SqlBool>`${sql.ref(`${table}.id`)} in (${sql.join(ids)})`,
+    );
+  else if (search !== '') conditions.push(containsIgnoringCase(sql.ref(`${table}.name`), search));
+  return conditions;
+}
+
+/**
+ * How a searched list reads its rows (docs/operations.md, "Searching and counting"), as Manage Users does: on
+ * SQLite the trigram index gives the keys of the matches, up to `cap` + 1. Few: the page is sorted from them
+ * alone. More (common text): the list walks its name index testing each name, which finds a page among the first
+ * rows. Null when there is no search, on PostgreSQL (its planner picks the trigram index or the walk) or for text
+ * too short for the index.
+ */
+function indexedMatches(
+  db: DbOrTrx,
+  table: NamedTable,
+  filter: { keptOnly: boolean; search: string },
+  cap: number,
+): Promise<string[] | null> {
+  if (filter.search === '') return Promise.resolve(null);
+  return matchesThroughSearchIndex(db, {
+    table,
+    key: sql.ref(`${table}.id`),
+    value: sql.ref<string>(`${table}.id`),
+    searches: [{ column: `${table}.name`, text: filter.search }],
+    conditions: listConditions(table, filter),
+    limit: cap + 1,
+  });
+}
+
+/**
+ * The keys of one page of a table's rows by name: from the few indexed matches alone (collected first, so no
+ * walk of the name index reads the whole table looking for them), or walking the name index.
+ */
+async function pageKeys(
+  db: DbOrTrx,
+  table: NamedTable,
+  filter: { keptOnly: boolean; search: string },
+  { indexed, page, pageSize }: { indexed: string[] | null; page: number; pageSize: number },
+): Promise<string[]> {
+  const few = indexed !== null && indexed.length <= COUNT_CAP_MIN;
+  const rows = db
+    .selectFrom(table)
+    .select([sql.ref<string>(`${table}.id`).as('id'), sql.ref<string>(`${table}.name`).as('name')])
+    .where((eb) => eb.and(listConditions(table, { ...filter, ids: few ? indexed : undefined })));
+  // Both select (id, name); the collected rows are read from the `matches` table expression.
+  const source = few ? (collectedFirst(db, rows) as unknown as typeof rows) : rows;
+  const ordered = source
+    .orderBy(sql.ref('name'))
+    .orderBy(sql.ref('id'))
+    .limit(pageSize)
+    .offset((page - 1) * pageSize);
+  return (await ordered.execute()).map((row) => row.id);
+}
+
+/** A page of a programmes list: its keys by name and its total, counted as far as the pager needs. */
+async function listPage(
+  db: DbOrTrx,
+  table: NamedTable,
+  { includeArchived, search, page, pageSize }: ListPage,
+): Promise<{ ids: string[] } & BoundedTotal> {
+  const filter = { keptOnly: !includeArchived, search };
+  const cap = countCapFor(page, pageSize);
+  const indexed = await indexedMatches(db, table, filter, cap);
+  const total = indexed
+    ? boundedTotal(indexed.length, cap)
+    : await boundedCount(
+        db,
+        db
+          .selectFrom(table)
+          .select(sql.ref(`${table}.id`).as('id'))
+          .where((eb) => eb.and(listConditions(table, filter))),
+        cap,
+      );
+  if (total.total === 0) return { ids: [], ...total };
+  return { ids: await pageKeys(db, table, filter, { indexed, page, pageSize }), ...total };
+}
+
+/** These rows in name order (a page whose keys are known). */
+const byName = <T extends { name: string; id: string }>(rows: T[], ids: readonly string[]) => {
+  const at = new Map(ids.map((id, index) => [id, index]));
+  return rows.sort((a, b) => at.get(a.id)! - at.get(b.id)!);
+};
+
+const cohortColumns = (eb: ExpressionBuilder<Database, 'cohorts'>) =>
+  [
+    'cohorts.id',
+    'cohorts.name',
+    'cohorts.created_at',
+    'cohorts.archived_at',
+    eb
+      .selectFrom('cohort_members')
+      .select((inner) => inner.fn.countAll<number>().as('n'))
+      .whereRef('cohort_members.cohort_id', '=', 'cohorts.id')
+      .as('member_count'),
+    eb
+      .selectFrom('assignments')
+      .select((inner) => inner.fn.countAll<number>().as('n'))
+      .whereRef('assignments.cohort_id', '=', 'cohorts.id')
+      .where('assignments.cancelled_at', 'is', null)
+      .as('assignment_count'),
+  ] as const;
+
+/**
+ * A page of cohorts by name (cohorts_name_sort_idx), each with its member and assignment counts (read for the
+ * page's rows only), and their total counted as far as the pager needs.
+ */
+export async function listCohorts(db: DbOrTrx, list: ListPage) {
+  const { ids, ...total } = await listPage(db, 'cohorts', list);
+  const rows =
+    ids.length === 0
+      ? []
+      : await db.selectFrom('cohorts').select(cohortColumns).where('cohorts.id', 'in', ids).execute();
+  return { rows: byName(rows, ids), ...total };
+}
+
+/** One cohort with its counts. */
+export function findCohortSummary(db: DbOrTrx, id: string) {
+  return db.selectFrom('cohorts').select(cohortColumns).where('cohorts.id', '=', id).executeTakeFirst();
 }
 
 export function listMembers(db: DbOrTrx, cohortId: string): Promise<PersonRow[]> {
@@ -203,6 +326,26 @@ export function listPublishedScenarios(db: DbOrTrx) {
     .execute();
 }
 
+/**
+ * Up to `limit` published scenarios by name (scenarios_name_sort_idx) whose name holds the search: a picker's
+ * choices, found as a list's page is.
+ */
+export async function scenarioChoices(db: DbOrTrx, search: string, limit: number) {
+  const filter = { keptOnly: true, search };
+  const indexed = await indexedMatches(db, 'scenarios', filter, COUNT_CAP_MIN);
+  if (indexed?.length === 0) return [];
+  const ids = await pageKeys(db, 'scenarios', filter, { indexed, page: 1, pageSize: limit });
+  const rows =
+    ids.length === 0
+      ? []
+      : await db
+          .selectFrom('scenarios')
+          .select(['scenarios.id', 'scenarios.name'])
+          .where('scenarios.id', 'in', ids)
+          .execute();
+  return byName(rows, ids);
+}
+
 /** The stored definitions of these scenarios. */
 export function scenarioDefinitions(db: DbOrTrx, ids: readonly string[]) {
   return ids.length === 0
@@ -311,26 +454,30 @@ export function findPath(db: DbOrTrx, id: string) {
   return db.selectFrom('learning_paths').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export function listPaths(db: DbOrTrx, includeArchived: boolean) {
-  return db
-    .selectFrom('learning_paths')
-    .select((eb) => [
-      'learning_paths.id',
-      'learning_paths.name',
-      'learning_paths.description',
-      'learning_paths.unlock',
-      'learning_paths.archived_at',
-      'learning_paths.revision',
-      eb
-        .selectFrom('learning_path_steps')
-        .select((inner) => inner.fn.countAll<number>().as('n'))
-        .whereRef('learning_path_steps.path_id', '=', 'learning_paths.id')
-        .as('scenario_count'),
-    ])
-    .$if(!includeArchived, (query) => query.where('learning_paths.archived_at', 'is', null))
-    .orderBy('learning_paths.name')
-    .orderBy('learning_paths.id')
-    .execute();
+/** A page of learning paths by name (learning_paths_name_sort_idx) with their step counts, and their total. */
+export async function listPaths(db: DbOrTrx, list: ListPage) {
+  const { ids, ...total } = await listPage(db, 'learning_paths', list);
+  const rows =
+    ids.length === 0
+      ? []
+      : await db
+          .selectFrom('learning_paths')
+          .select((eb) => [
+            'learning_paths.id',
+            'learning_paths.name',
+            'learning_paths.description',
+            'learning_paths.unlock',
+            'learning_paths.archived_at',
+            'learning_paths.revision',
+            eb
+              .selectFrom('learning_path_steps')
+              .select((inner) => inner.fn.countAll<number>().as('n'))
+              .whereRef('learning_path_steps.path_id', '=', 'learning_paths.id')
+              .as('scenario_count'),
+          ])
+          .where('learning_paths.id', 'in', ids)
+          .execute();
+  return { rows: byName(rows, ids), ...total };
 }
 
 /** The steps of these paths in order, with their scenarios' names. */

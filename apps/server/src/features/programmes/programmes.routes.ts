@@ -1,6 +1,8 @@
 import { Readable } from 'node:stream';
 import {
   certificateListSchema,
+  choicesQuerySchema,
+  choicesSchema,
   certificateSchema,
   cohortDetailSchema,
   cohortListQuerySchema,
@@ -20,6 +22,7 @@ import {
   okSchema,
   pathDetailSchema,
   pathInputSchema,
+  pathListQuerySchema,
   pathListSchema,
   programmeIdParamsSchema,
   remediationParamsSchema,
@@ -60,6 +63,7 @@ import {
   createAssignments,
   createCohort,
   createPath,
+  findScenarioChoices,
   findTrainees,
   myAssignments,
   myCertificates,
@@ -76,12 +80,6 @@ const tags = ['programmes'];
 const routeOptions = <const S extends FastifySchema>(access: Access, schema: S) => ({
   config: { access },
   schema: { tags, ...schema },
-});
-const pathListQuerySchema = z.object({
-  archived: z
-    .enum(['true', 'false'])
-    .default('false')
-    .transform((value) => value === 'true'),
 });
 const noticeCheckSchema = z.object({
   dueSoon: z.number().int(),
@@ -115,11 +113,14 @@ export const programmesRoutes: FastifyPluginAsyncZod<{ db: Db; noticeChecks?: bo
     routeOptions('admin', {
       operationId: 'listCohorts',
       summary: 'List cohorts',
-      description: 'Every cohort by name with its member and assignment counts; the archived ones too when asked.',
+      description:
+        'A page of cohorts by name (`page`, `pageSize` up to 100) with their member and assignment counts; `search` ' +
+        'keeps the names holding it (ignoring case); the archived ones too when asked. The total is counted as far as ' +
+        'the pager needs (`totalIsLowerBound`: there are more).',
       querystring: cohortListQuerySchema,
-      response: { 200: cohortListSchema },
+      response: { 200: cohortListSchema, ...errorResponses(400) },
     }),
-    async (request) => cohortList(db, request.query.archived),
+    async (request) => cohortList(db, request.query),
   );
 
   app.post(
@@ -260,6 +261,20 @@ export const programmesRoutes: FastifyPluginAsyncZod<{ db: Db; noticeChecks?: bo
   );
 
   // ---- Assignments ----
+  app.get(
+    '/assignments/scenario-choices',
+    routeOptions('admin', {
+      operationId: 'listScenarioChoices',
+      summary: 'Scenarios to assign or pick',
+      description:
+        'The first 20 published scenarios by name whose name holds `search` (ignoring case; empty: the first 20), ' +
+        'for the pickers; `more` when more match.',
+      querystring: choicesQuerySchema,
+      response: { 200: choicesSchema, ...errorResponses(400) },
+    }),
+    async (request) => findScenarioChoices(db, request.query.search),
+  );
+
   app.post(
     '/assignments',
     routeOptions('admin', {
@@ -322,11 +337,13 @@ export const programmesRoutes: FastifyPluginAsyncZod<{ db: Db; noticeChecks?: bo
     routeOptions('signedIn', {
       operationId: 'listPaths',
       summary: 'List learning paths',
-      description: 'The learning paths by name (admins may ask for the archived ones too).',
+      description:
+        'A page of learning paths by name (`page`, `pageSize` up to 100), `search` keeping the names holding it ' +
+        '(ignoring case); admins may ask for the archived ones too. The total is counted as far as the pager needs.',
       querystring: pathListQuerySchema,
-      response: { 200: pathListSchema },
+      response: { 200: pathListSchema, ...errorResponses(400) },
     }),
-    async (request) => pathList(db, currentUser(request), request.query.archived),
+    async (request) => pathList(db, currentUser(request), request.query),
   );
 
   app.post(

@@ -1,7 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import {
+  CHOICES_LIMIT,
   pathStepStates,
   type Assignment,
+  type Choices,
   type Certificate,
   type CertificateList,
   type CohortList,
@@ -9,7 +11,9 @@ import {
   type CreateAssignmentInput,
   type MyAssignments,
   type PathDetail,
+  type PathList,
   type PathSummary,
+  type programmeListQuerySchema,
   type ProgrammePerson,
   type TraineeSearch,
   type UpdateCohortInput,
@@ -45,6 +49,8 @@ import {
   insertPath,
   listCertificates,
   listCohorts,
+  findCohortSummary,
+  scenarioChoices,
   listPaths,
   listPathSteps,
   membersOfCohorts,
@@ -75,6 +81,8 @@ export const PROGRAMME_MESSAGES = {
 } as const;
 
 const SCREEN = 'Cohorts';
+/** A programmes list's query, as the route parsed it. */
+type ProgrammeListOptions = z.output<typeof programmeListQuerySchema>;
 const TRAINEE_SEARCH_LIMIT = 50;
 const personOf = (row: PersonRow): ProgrammePerson => ({
   id: row.id,
@@ -87,25 +95,31 @@ const displayName = (user: Pick<User, 'first_name' | 'last_name' | 'email'>) =>
 
 // ---- Cohorts ----------------------------------------------------------------------------------------------
 
-export async function cohortList(db: Db, includeArchived: boolean): Promise<CohortList> {
-  const rows = await listCohorts(db, includeArchived);
-  return {
-    items: rows.map((row) => ({
-      id: row.id,
-      name: row.name,
-      memberCount: Number(row.member_count ?? 0),
-      assignmentCount: Number(row.assignment_count ?? 0),
-      archived: row.archived_at !== null,
-      createdAt: row.created_at,
-    })),
-  };
+type CohortRow = NonNullable<Awaited<ReturnType<typeof findCohortSummary>>>;
+const cohortSummaryOf = (row: CohortRow): CohortSummary => ({
+  id: row.id,
+  name: row.name,
+  memberCount: Number(row.member_count ?? 0),
+  assignmentCount: Number(row.assignment_count ?? 0),
+  archived: row.archived_at !== null,
+  createdAt: row.created_at,
+});
+
+/** A page of cohorts by name, searched by name (docs/operations.md, "Searching and counting"). */
+export async function cohortList(db: Db, query: ProgrammeListOptions): Promise<CohortList> {
+  const { rows, total, totalIsLowerBound } = await listCohorts(db, {
+    includeArchived: query.archived,
+    search: query.search,
+    page: query.page,
+    pageSize: query.pageSize,
+  });
+  return { items: rows.map(cohortSummaryOf), total, totalIsLowerBound, page: query.page, pageSize: query.pageSize };
 }
 
 async function cohortSummary(db: DbOrTrx, id: string): Promise<CohortSummary> {
-  const cohort = await findCohort(db, id);
-  if (!cohort) throw notFound(PROGRAMME_MESSAGES.noCohort);
-  const listed = (await cohortList(db as Db, true)).items.find((item) => item.id === id)!;
-  return listed;
+  const row = await findCohortSummary(db, id);
+  if (!row) throw notFound(PROGRAMME_MESSAGES.noCohort);
+  return cohortSummaryOf(row);
 }
 
 export async function createCohort(db: Db, admin: User, name: string): Promise<CohortSummary> {
@@ -205,7 +219,7 @@ async function requirePublishedScenarios(db: DbOrTrx, ids: readonly string[]): P
   }
 }
 
-const pathSummaryOf = (row: Awaited<ReturnType<typeof listPaths>>[number]): PathSummary => ({
+const pathSummaryOf = (row: Awaited<ReturnType<typeof listPaths>>['rows'][number]): PathSummary => ({
   id: row.id,
   name: row.name,
   description: row.description,
@@ -215,9 +229,21 @@ const pathSummaryOf = (row: Awaited<ReturnType<typeof listPaths>>[number]): Path
   revision: Number(row.revision),
 });
 
-export async function pathList(db: Db, viewer: User, includeArchived: boolean): Promise<{ items: PathSummary[] }> {
-  const rows = await listPaths(db, includeArchived && viewer.role === 'admin');
-  return { items: rows.map(pathSummaryOf) };
+/** A page of learning paths by name, searched by name; only admins see the archived ones. */
+export async function pathList(db: Db, viewer: User, query: ProgrammeListOptions): Promise<PathList> {
+  const { rows, total, totalIsLowerBound } = await listPaths(db, {
+    includeArchived: query.archived && viewer.role === 'admin',
+    search: query.search,
+    page: query.page,
+    pageSize: query.pageSize,
+  });
+  return { items: rows.map(pathSummaryOf), total, totalIsLowerBound, page: query.page, pageSize: query.pageSize };
+}
+
+/** A picker's published scenarios: the first CHOICES_LIMIT by name holding the search. */
+export async function findScenarioChoices(db: Db, search: string): Promise<Choices> {
+  const rows = await scenarioChoices(db, search, CHOICES_LIMIT + 1);
+  return { items: rows.slice(0, CHOICES_LIMIT), more: rows.length > CHOICES_LIMIT };
 }
 
 export async function createPath(db: Db, admin: User, input: z.output<typeof pathInputSchema>): Promise<PathDetail> {

@@ -154,6 +154,91 @@ describe('training programmes', () => {
     });
   });
 
+  describe('lists and pickers that do not grow with the data', () => {
+    const names = (response: { json(): unknown }) =>
+      (response.json() as { items: { name: string }[] }).items.map((item) => item.name);
+
+    it('pages the cohorts by name and searches them, counting the total', async () => {
+      for (const name of ['Zulu list 3', 'Zulu list 1', 'Zulu list 2', 'Zulu list 4', 'Zulu list 5'])
+        await cohortWith(name, []);
+      const first = await call('GET', '/api/cohorts?search=zulu%20LIST&pageSize=2');
+      expect(first.statusCode, first.body).toBe(200);
+      expect(first.json()).toMatchObject({ total: 5, totalIsLowerBound: false, page: 1, pageSize: 2 });
+      expect(names(first)).toEqual(['Zulu list 1', 'Zulu list 2']);
+      expect(names(await call('GET', '/api/cohorts?search=zulu%20list&pageSize=2&page=3'))).toEqual(['Zulu list 5']);
+      // Two characters are too short for the trigram index: the table is read, the answer is the same.
+      expect(names(await call('GET', '/api/cohorts?search=u%20l&pageSize=2'))).toEqual(['Zulu list 1', 'Zulu list 2']);
+      expect(names(await call('GET', '/api/cohorts?search=nothing-like-it'))).toEqual([]);
+    });
+
+    it('finds a renamed cohort by its new name only, and archived ones when asked', async () => {
+      const id = await cohortWith('Yankee before', []);
+      await call('PATCH', `/api/cohorts/${id}`, { name: 'Yankee after', archived: true });
+      expect(names(await call('GET', '/api/cohorts?search=yankee%20before&archived=true'))).toEqual([]);
+      expect(names(await call('GET', '/api/cohorts?search=yankee%20after'))).toEqual([]);
+      expect(names(await call('GET', '/api/cohorts?search=yankee%20after&archived=true'))).toEqual(['Yankee after']);
+    });
+
+    it('pages and searches the learning paths; a trainee never sees archived ones', async () => {
+      const scenario = await insertScenario(t.db);
+      const ids: string[] = [];
+      for (const name of ['Xray path B', 'Xray path A', 'Xray path C']) {
+        const created = await call('POST', '/api/paths', { name, scenarioIds: [scenario.id] });
+        expect(created.statusCode, created.body).toBe(201);
+        ids.push(created.json().id);
+      }
+      const page = await call('GET', '/api/paths?search=xray%20PATH&pageSize=2&page=2');
+      expect(page.statusCode, page.body).toBe(200);
+      expect(page.json()).toMatchObject({ total: 3, page: 2, pageSize: 2, items: [{ name: 'Xray path C' }] });
+      const archived = await call('PATCH', `/api/paths/${ids[0]}`, { archived: true });
+      expect(archived.statusCode, archived.body).toBe(200);
+      expect(names(await call('GET', '/api/paths?search=xray%20path&archived=true'))).toEqual([
+        'Xray path A',
+        'Xray path B',
+        'Xray path C',
+      ]);
+      expect(names(await call('GET', '/api/paths?search=xray%20path&archived=true', undefined, alice.cookie))).toEqual([
+        'Xray path A',
+        'Xray path C',
+      ]);
+    });
+
+    it('offers at most 20 published scenarios by name for the pickers, searched by name', async () => {
+      for (let index = 0; index < 22; index += 1)
+        await insertScenario(t.db, { name: `Whiskey pick ${String(index).padStart(2, '0')}` });
+      await insertScenario(t.db, { name: 'Whiskey pick deleted', deleted: true });
+      const all = await call('GET', '/api/assignments/scenario-choices?search=whiskey%20pick');
+      expect(all.statusCode, all.body).toBe(200);
+      expect(all.json().more).toBe(true);
+      expect(names(all)).toHaveLength(20);
+      expect(names(all)[0]).toBe('Whiskey pick 00');
+      const one = await call('GET', '/api/assignments/scenario-choices?search=PICK%2021');
+      expect(one.json()).toEqual({ items: [{ id: expect.any(String), name: 'Whiskey pick 21' }], more: false });
+      expect(names(await call('GET', '/api/assignments/scenario-choices?search=pick%20deleted'))).toEqual([]);
+      expect(names(await call('GET', '/api/assignments/scenario-choices'))).toHaveLength(20);
+    });
+
+    it('refuses bad list queries with a readable message', async () => {
+      for (const url of [
+        '/api/cohorts?page=0',
+        '/api/cohorts?pageSize=101',
+        '/api/cohorts?archived=maybe',
+        '/api/paths?pageSize=abc',
+        `/api/paths?search=${'x'.repeat(101)}`,
+        `/api/assignments/scenario-choices?search=${'x'.repeat(101)}`,
+      ]) {
+        const response = await call('GET', url);
+        expect(response.statusCode, url).toBe(400);
+        expect(response.json().error, url).toMatch(/\w/);
+      }
+    });
+
+    it('keeps the scenario choices from trainees (403)', async () => {
+      const response = await call('GET', '/api/assignments/scenario-choices', undefined, alice.cookie);
+      expect(response.statusCode).toBe(403);
+    });
+  });
+
   describe('assignments', () => {
     it('gives a scenario to a cohort: members are notified and see it first, status follows their runs', async () => {
       const scenario = await insertScenario(t.db, { name: 'Assigned lure' });

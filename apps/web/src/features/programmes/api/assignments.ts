@@ -1,6 +1,7 @@
-import type { Assignment, CreateAssignmentInput, MyAssignments, Remediation, ScenarioList } from '@tradecraft/shared';
+import type { Assignment, Choices, CreateAssignmentInput, MyAssignments, Remediation } from '@tradecraft/shared';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api, withQuery } from '../../../lib/api-client';
+import type { ChoicesPage } from '../../../ui/search-select';
 import { cohortsQueryKey } from './cohorts';
 
 export const myAssignmentsQueryKey = ['assignments', 'mine'] as const;
@@ -35,14 +36,11 @@ export function useCancelAssignment() {
   });
 }
 
-/** The published scenarios to choose from (names and ids). */
-export function useScenarioChoices() {
-  return useQuery({
-    queryKey: ['programmes', 'scenario-choices'],
-    queryFn: () =>
-      api
-        .get<ScenarioList>('/api/sim/list')
-        .then((list) => list.scenarios.map((scenario) => ({ value: scenario.id, label: scenario.name }))),
-    staleTime: 60_000,
-  });
-}
+/** A scenario picker's choices: the first 20 published scenarios whose name holds the search. */
+export const getScenarioChoices = async (search: string): Promise<ChoicesPage> => {
+  const choices = await api.get<Choices>(
+    withQuery('/api/assignments/scenario-choices', { search: search || undefined }),
+  );
+  return { items: choices.items.map((scenario) => ({ value: scenario.id, label: scenario.name })), more: choices.more };
+};
+export const scenarioChoicesKey = ['programmes', 'scenario-choices'] as const;

@@ -14,10 +14,23 @@ import { api, withQuery } from '../../../lib/api-client';
 
 export const cohortsQueryKey = ['cohorts'] as const;
 
-export const getCohorts = (archived: boolean) =>
-  api.get<CohortList>(withQuery('/api/cohorts', { archived: String(archived) }));
-export function useCohorts(archived: boolean) {
-  return useQuery({ queryKey: [...cohortsQueryKey, 'list', archived], queryFn: () => getCohorts(archived) });
+/** What a programmes list asks for: a page, searched by name, archived ones too or not. */
+export interface ListQuery {
+  search?: string | undefined;
+  archived?: 'true' | undefined;
+  page: number;
+  pageSize: number;
+}
+const listParams = ({ search, archived, page, pageSize }: ListQuery) => ({ search, archived, page, pageSize });
+
+export const getCohorts = (query: ListQuery) => api.get<CohortList>(withQuery('/api/cohorts', listParams(query)));
+/** A page of cohorts by name; the old page stays on screen while the next one loads. */
+export function useCohorts(query: ListQuery) {
+  return useQuery({
+    queryKey: [...cohortsQueryKey, 'list', listParams(query)],
+    queryFn: () => getCohorts(query),
+    placeholderData: keepPreviousData,
+  });
 }
 
 export const getCohort = (id: string) => api.get<CohortDetail>(`/api/cohorts/${encodeURIComponent(id)}`);

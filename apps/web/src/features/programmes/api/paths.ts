@@ -1,22 +1,41 @@
-import type {
-  Certificate,
-  CertificateList,
-  PathDetail,
-  PathInput,
-  PathSummary,
-  UpdatePathInput,
-  Verification,
+import {
+  CHOICES_LIMIT,
+  type Certificate,
+  type CertificateList,
+  type PathDetail,
+  type PathInput,
+  type PathList,
+  type UpdatePathInput,
+  type Verification,
 } from '@tradecraft/shared';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, withQuery } from '../../../lib/api-client';
+import type { ChoicesPage } from '../../../ui/search-select';
+import type { ListQuery } from './cohorts';
 
 export const pathsQueryKey = ['paths'] as const;
 
-export const getPaths = (archived: boolean) =>
-  api.get<{ items: PathSummary[] }>(withQuery('/api/paths', { archived: String(archived) }));
-export function usePaths(archived = false) {
-  return useQuery({ queryKey: [...pathsQueryKey, 'list', archived], queryFn: () => getPaths(archived) });
+export const getPaths = ({ search, archived, page, pageSize }: ListQuery) =>
+  api.get<PathList>(withQuery('/api/paths', { search, archived, page, pageSize }));
+/** A page of learning paths by name; the old page stays on screen while the next one loads. */
+export function usePaths(query: ListQuery) {
+  const { search, archived, page, pageSize } = query;
+  return useQuery({
+    queryKey: [...pathsQueryKey, 'list', { search, archived, page, pageSize }],
+    queryFn: () => getPaths(query),
+    placeholderData: keepPreviousData,
+  });
 }
+
+/** A path picker's choices: the first CHOICES_LIMIT paths not archived whose name holds the search. */
+export const getPathChoices = async (search: string): Promise<ChoicesPage> => {
+  const page = await getPaths({ search: search || undefined, page: 1, pageSize: CHOICES_LIMIT });
+  return {
+    items: page.items.map((path) => ({ value: path.id, label: path.name })),
+    more: page.total > page.items.length,
+  };
+};
+export const pathChoicesKey = [...pathsQueryKey, 'choices'] as const;
 
 export const getPath = (id: string) => api.get<PathDetail>(`/api/paths/${encodeURIComponent(id)}`);
 export function usePath(id: string, enabled = true) {

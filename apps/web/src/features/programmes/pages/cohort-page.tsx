@@ -8,7 +8,6 @@ import {
   Group,
   Paper,
   SegmentedControl,
-  Select,
   Skeleton,
   Stack,
   Table,
@@ -26,7 +25,7 @@ import { usePageTitle } from '../../../lib/page-title';
 import { paths } from '../../../lib/paths';
 import { DownloadButton } from '../../../ui/download-button';
 import { LoadError } from '../../../ui/load-error';
-import { useCancelAssignment, useCreateAssignments, useScenarioChoices } from '../api/assignments';
+import { getScenarioChoices, scenarioChoicesKey, useCancelAssignment, useCreateAssignments } from '../api/assignments';
 import {
   cohortCsvUrl,
   cohortLayerUrl,
@@ -36,7 +35,8 @@ import {
   useTraineeSearch,
   useUpdateCohort,
 } from '../api/cohorts';
-import { usePaths } from '../api/paths';
+import { getPathChoices, pathChoicesKey } from '../api/paths';
+import { SearchSelect } from '../../../ui/search-select';
 import { CoverageHeatmap } from '../components/coverage-heatmap';
 import { RemediationModal } from '../components/remediation-modal';
 import { formatWhen, StatusBadge } from '../components/status-badge';
@@ -221,13 +221,7 @@ function AssignForm({ cohort }: { cohort: CohortDetail }) {
   const [target, setTarget] = useState<string | null>(null);
   const [due, setDue] = useState('');
   const [note, setNote] = useState('');
-  const scenarios = useScenarioChoices();
-  const learningPaths = usePaths();
   const assign = useCreateAssignments();
-  const options =
-    kind === 'scenario'
-      ? (scenarios.data ?? [])
-      : (learningPaths.data?.items ?? []).map((path) => ({ value: path.id, label: path.name }));
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!target) return;
@@ -266,14 +260,18 @@ function AssignForm({ cohort }: { cohort: CohortDetail }) {
           ]}
           aria-label="What to assign"
         />
-        <Select
+        <SearchSelect
+          key={kind}
           label={kind === 'scenario' ? 'Scenario' : 'Learning path'}
-          data={options}
+          {...(kind === 'scenario'
+            ? { queryKey: scenarioChoicesKey, fetchChoices: getScenarioChoices }
+            : { queryKey: pathChoicesKey, fetchChoices: getPathChoices })}
           value={target}
           onChange={setTarget}
-          searchable
           required
-          nothingFoundMessage={kind === 'path' ? 'No learning paths yet' : 'No scenarios'}
+          nothingFoundMessage={
+            kind === 'path' ? 'No learning path has that in its name' : 'No published scenario has that in its name'
+          }
         />
         <Group grow align="flex-start">
           <TextInput

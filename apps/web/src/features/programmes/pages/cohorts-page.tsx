@@ -1,27 +1,56 @@
-import {
-  Anchor,
-  Badge,
-  Button,
-  Group,
-  Paper,
-  Skeleton,
-  Stack,
-  Switch,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
-import { IconPlus } from '@tabler/icons-react';
+import type { CohortSummary } from '@tradecraft/shared';
+import { Anchor, Badge, Button, Group, Paper, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { IconPlus, IconSearch } from '@tabler/icons-react';
+import { createColumnHelper } from '@tanstack/react-table';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { paths } from '../../../lib/paths';
-import { LoadError } from '../../../ui/load-error';
+import { DataTable } from '../../../ui/data-table';
+import { useServerTable } from '../../../ui/use-server-table';
 import { useCohorts, useCreateCohort } from '../api/cohorts';
 
+const column = createColumnHelper<CohortSummary>();
+const columns = [
+  column.accessor('name', {
+    id: 'name',
+    header: 'Name',
+    size: 260,
+    enableSorting: false,
+    cell: (info) => (
+      <Anchor component={Link} to={paths.cohort(info.row.original.id)}>
+        {info.getValue()}
+      </Anchor>
+    ),
+  }),
+  column.accessor('memberCount', {
+    header: 'Members',
+    size: 110,
+    enableSorting: false,
+    meta: { align: 'right' },
+  }),
+  column.accessor('assignmentCount', {
+    header: 'Assignments',
+    size: 130,
+    enableSorting: false,
+    meta: { align: 'right' },
+  }),
+  column.accessor('archived', {
+    header: 'State',
+    size: 120,
+    enableSorting: false,
+    cell: (info) => (info.getValue() ? <Badge color="gray">Archived</Badge> : 'Active'),
+  }),
+];
+
 export default function CohortsPage() {
-  const [archived, setArchived] = useState(false);
-  const cohorts = useCohorts(archived);
+  const table = useServerTable({
+    tableId: 'cohorts',
+    filters: { search: '', archived: '' as '' | 'true' },
+    textFilters: ['search'],
+    sortColumns: ['name'],
+    defaultSort: { id: 'name', desc: false },
+  });
+  const cohorts = useCohorts(table.query);
   const create = useCreateCohort();
   const navigate = useNavigate();
   const [name, setName] = useState('');
@@ -72,50 +101,36 @@ export default function CohortsPage() {
         </Group>
       </Paper>
       <Stack gap="xs" component="section" aria-labelledby="cohorts-heading">
-        <Group justify="space-between">
-          <Title order={2} size="h3" id="cohorts-heading">
-            All cohorts
-          </Title>
+        <Title order={2} size="h3" id="cohorts-heading">
+          All cohorts
+        </Title>
+        <Group align="flex-end" justify="space-between">
+          <TextInput
+            label="Search"
+            placeholder="Part of a cohort's name"
+            leftSection={<IconSearch size={16} aria-hidden />}
+            value={table.filters.search}
+            onChange={(event) => table.setFilter('search', event.currentTarget.value)}
+            style={{ flex: 1, minWidth: 200, maxWidth: 360 }}
+          />
           <Switch
             label="Show archived"
-            checked={archived}
-            onChange={(event) => setArchived(event.currentTarget.checked)}
+            checked={table.filters.archived === 'true'}
+            onChange={(event) => table.setFilter('archived', event.currentTarget.checked ? 'true' : '')}
           />
         </Group>
-        {cohorts.isPending ? (
-          <Skeleton height={120} />
-        ) : cohorts.isError ? (
-          <LoadError title="Cohorts could not be loaded" error={cohorts.error} onRetry={() => void cohorts.refetch()} />
-        ) : cohorts.data.items.length === 0 ? (
-          <Text c="dimmed">No cohorts yet: create the first one above.</Text>
-        ) : (
-          <Table.ScrollContainer minWidth={480}>
-            <Table aria-labelledby="cohorts-heading">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th>Members</Table.Th>
-                  <Table.Th>Assignments</Table.Th>
-                  <Table.Th>State</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {cohorts.data.items.map((cohort) => (
-                  <Table.Tr key={cohort.id}>
-                    <Table.Td>
-                      <Anchor component={Link} to={paths.cohort(cohort.id)}>
-                        {cohort.name}
-                      </Anchor>
-                    </Table.Td>
-                    <Table.Td className="tabular-nums">{cohort.memberCount}</Table.Td>
-                    <Table.Td className="tabular-nums">{cohort.assignmentCount}</Table.Td>
-                    <Table.Td>{cohort.archived ? <Badge color="gray">Archived</Badge> : 'Active'}</Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
+        <DataTable
+          label="Cohorts"
+          columns={columns}
+          getRowId={(cohort) => cohort.id}
+          emptyMessage={
+            table.filterQuery.search
+              ? 'No cohort has that in its name. Check the spelling or clear the search.'
+              : 'No cohorts yet: create the first one above.'
+          }
+          itemName="cohorts"
+          {...table.tableProps(cohorts)}
+        />
       </Stack>
     </Stack>
   );

@@ -5,7 +5,8 @@ import { Anchor, Badge, Box, Group, Paper, Select, Skeleton, Stack, Table, Text,
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '../../../lib/paths';
 import { LoadError } from '../../../ui/load-error';
-import { useScenarioChoices } from '../api/assignments';
+import { getScenarioChoices, scenarioChoicesKey } from '../api/assignments';
+import { SearchSelect } from '../../../ui/search-select';
 import { useItemAnalysis } from '../api/item-analysis';
 
 const figure = (value: number | null, digits = 2) => (value === null ? '-' : value.toFixed(digits));
@@ -152,7 +153,6 @@ export default function ItemAnalysisPage() {
   const scenarioId = params.get('scenario');
   const versionParam = Number(params.get('version'));
   const version = Number.isInteger(versionParam) && versionParam > 0 ? versionParam : null;
-  const scenarios = useScenarioChoices();
   const analysis = useItemAnalysis(scenarioId, version);
   return (
     <Stack gap="lg">
@@ -165,12 +165,14 @@ export default function ItemAnalysisPage() {
           How each step of a scenario performs: the steps that need the author&apos;s attention come first.
         </Text>
       </div>
-      <Select
+      <SearchSelect
         label="Scenario"
-        data={scenarios.data ?? []}
+        queryKey={scenarioChoicesKey}
+        fetchChoices={getScenarioChoices}
         value={scenarioId}
+        valueLabel={analysis.data?.scenario.id === scenarioId ? analysis.data?.scenario.name : undefined}
         onChange={(value) => setParams(value ? { scenario: value } : {})}
-        searchable
+        nothingFoundMessage="No published scenario has that in its name"
         maw={480}
       />
       {scenarioId !== null && analysis.data && (

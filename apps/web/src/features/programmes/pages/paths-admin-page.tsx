@@ -7,23 +7,26 @@ import {
   Button,
   Group,
   Modal,
-  MultiSelect,
   Paper,
   SegmentedControl,
+  Switch,
   Skeleton,
   Stack,
-  Table,
   Text,
   Textarea,
   TextInput,
   Title,
 } from '@mantine/core';
-import { IconArrowDown, IconArrowUp } from '@tabler/icons-react';
+import { IconArrowDown, IconArrowUp, IconSearch } from '@tabler/icons-react';
+import { createColumnHelper } from '@tanstack/react-table';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../../lib/paths';
 import { LoadError } from '../../../ui/load-error';
-import { useScenarioChoices } from '../api/assignments';
+import { getScenarioChoices, scenarioChoicesKey } from '../api/assignments';
+import { DataTable } from '../../../ui/data-table';
+import { SearchMultiSelect } from '../../../ui/search-select';
+import { useServerTable } from '../../../ui/use-server-table';
 import { ApiError } from '../../../lib/api-client';
 import {
   useCreatePath,
@@ -42,12 +45,16 @@ interface PathFields {
   scenarioIds: string[];
 }
 
+/** The names of a path's scenarios, by id (a saved path's steps). */
+type ScenarioNames = ReadonlyMap<string, string>;
+
 /**
  * The fields of a learning path: name, description, unlocking, and its scenarios in order (picked, removed with
  * the picker, reordered with the arrows). Creating and editing share it.
  */
 function PathForm({
   initial,
+  initialNames,
   idPrefix,
   submitLabel,
   pending,
@@ -56,6 +63,7 @@ function PathForm({
   children,
 }: {
   initial: PathFields;
+  initialNames?: ScenarioNames;
   idPrefix: string;
   submitLabel: string;
   pending: boolean;
@@ -63,17 +71,12 @@ function PathForm({
   onSubmit: (fields: PathFields, reset: () => void) => void;
   children?: ReactNode;
 }) {
-  const scenarios = useScenarioChoices();
   const [name, setName] = useState(initial.name);
   const [description, setDescription] = useState(initial.description);
   const [unlock, setUnlock] = useState(initial.unlock);
   const [scenarioIds, setScenarioIds] = useState(initial.scenarioIds);
-  const labels = new Map((scenarios.data ?? []).map((choice) => [choice.value, choice.label]));
-  // A scenario of the path that is no longer published still shows (by id) until it is removed.
-  const choices = [
-    ...(scenarios.data ?? []),
-    ...scenarioIds.filter((id) => !labels.has(id)).map((id) => ({ value: id, label: id })),
-  ];
+  // A scenario of the path that is no longer published still shows (by its name in the path) until it is removed.
+  const [labels, setLabels] = useState<ScenarioNames>(() => new Map(initialNames));
   const move = (index: number, by: number) =>
     setScenarioIds((list) => {
       const next = [...list];
@@ -120,12 +123,17 @@ function PathForm({
           ]}
         />
       </Stack>
-      <MultiSelect
+      <SearchMultiSelect
         label="Scenarios (in the order picked)"
-        data={choices}
+        queryKey={scenarioChoicesKey}
+        fetchChoices={getScenarioChoices}
         value={scenarioIds}
-        onChange={setScenarioIds}
-        searchable
+        knownLabels={labels}
+        onChange={(ids, names) => {
+          setScenarioIds(ids);
+          setLabels(names);
+        }}
+        nothingFoundMessage="No published scenario has that in its name"
         required
       />
       {scenarioIds.length > 1 && (
@@ -212,6 +220,7 @@ function EditPath({ pathId, onClose }: { pathId: string | null; onClose: () => v
           <PathForm
             key={`${path.data.id}@${path.data.revision}`}
             idPrefix="edit-path"
+            initialNames={new Map(path.data.steps.map((step) => [step.scenarioId, step.scenarioName]))}
             initial={{
               name: path.data.name,
               description: path.data.description,
@@ -301,11 +310,74 @@ function Certificates({ path, onClose }: { path: PathSummary | null; onClose: ()
   );
 }
 
+const column = createColumnHelper<PathSummary>();
+
 export default function PathsAdminPage() {
-  const learningPaths = usePaths(true);
+  const table = useServerTable({
+    tableId: 'learning-paths',
+    filters: { search: '', archived: '' as '' | 'true' },
+    textFilters: ['search'],
+    sortColumns: ['name'],
+    defaultSort: { id: 'name', desc: false },
+  });
+  const learningPaths = usePaths(table.query);
   const update = useUpdatePath();
   const [shown, setShown] = useState<PathSummary | null>(null);
   const [editing, setEditing] = useState<string | null>(null);
+  const columns = [
+    column.accessor('name', {
+      header: 'Name',
+      size: 260,
+      enableSorting: false,
+      cell: (info) => (
+        <>
+          <Anchor component={Link} to={paths.learningPath(info.row.original.id)}>
+            {info.getValue()}
+          </Anchor>{' '}
+          {info.row.original.archived && <Badge color="gray">Archived</Badge>}
+        </>
+      ),
+    }),
+    column.accessor('scenarioCount', {
+      header: 'Scenarios',
+      size: 110,
+      enableSorting: false,
+      meta: { align: 'right' },
+    }),
+    column.accessor('unlock', {
+      header: 'Unlocking',
+      size: 160,
+      enableSorting: false,
+      cell: (info) => (info.getValue() === 'sequential' ? 'One after another' : 'All open'),
+    }),
+    column.display({
+      id: 'actions',
+      header: 'Actions',
+      size: 280,
+      cell: ({ row: { original: path } }) => (
+        <Group gap="xs" wrap="nowrap">
+          <Button
+            size="compact-xs"
+            variant="light"
+            onClick={() => setEditing(path.id)}
+            aria-label={`Edit ${path.name}`}
+          >
+            Edit
+          </Button>
+          <Button size="compact-xs" variant="light" onClick={() => setShown(path)}>
+            Certificates
+          </Button>
+          <Button
+            size="compact-xs"
+            variant="subtle"
+            onClick={() => update.mutate({ id: path.id, revision: path.revision, archived: !path.archived })}
+          >
+            {path.archived ? 'Restore' : 'Archive'}
+          </Button>
+        </Group>
+      ),
+    }),
+  ];
   return (
     <Stack gap="lg">
       <div>
@@ -320,68 +392,33 @@ export default function PathsAdminPage() {
         <Title order={2} size="h3" id="paths-heading">
           All paths
         </Title>
-        {learningPaths.isPending ? (
-          <Skeleton height={100} />
-        ) : learningPaths.isError ? (
-          <LoadError
-            title="Paths could not be loaded"
-            error={learningPaths.error}
-            onRetry={() => void learningPaths.refetch()}
+        <Group align="flex-end" justify="space-between">
+          <TextInput
+            label="Search"
+            placeholder="Part of a path's name"
+            leftSection={<IconSearch size={16} aria-hidden />}
+            value={table.filters.search}
+            onChange={(event) => table.setFilter('search', event.currentTarget.value)}
+            style={{ flex: 1, minWidth: 200, maxWidth: 360 }}
           />
-        ) : learningPaths.data.items.length === 0 ? (
-          <Text c="dimmed">No learning paths yet.</Text>
-        ) : (
-          <Table.ScrollContainer minWidth={560}>
-            <Table aria-labelledby="paths-heading">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th>Name</Table.Th>
-                  <Table.Th>Scenarios</Table.Th>
-                  <Table.Th>Unlocking</Table.Th>
-                  <Table.Th>Actions</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {learningPaths.data.items.map((path) => (
-                  <Table.Tr key={path.id}>
-                    <Table.Td>
-                      <Anchor component={Link} to={paths.learningPath(path.id)}>
-                        {path.name}
-                      </Anchor>{' '}
-                      {path.archived && <Badge color="gray">Archived</Badge>}
-                    </Table.Td>
-                    <Table.Td className="tabular-nums">{path.scenarioCount}</Table.Td>
-                    <Table.Td>{path.unlock === 'sequential' ? 'One after another' : 'All open'}</Table.Td>
-                    <Table.Td>
-                      <Group gap="xs">
-                        <Button
-                          size="compact-xs"
-                          variant="light"
-                          onClick={() => setEditing(path.id)}
-                          aria-label={`Edit ${path.name}`}
-                        >
-                          Edit
-                        </Button>
-                        <Button size="compact-xs" variant="light" onClick={() => setShown(path)}>
-                          Certificates
-                        </Button>
-                        <Button
-                          size="compact-xs"
-                          variant="subtle"
-                          onClick={() =>
-                            update.mutate({ id: path.id, revision: path.revision, archived: !path.archived })
-                          }
-                        >
-                          {path.archived ? 'Restore' : 'Archive'}
-                        </Button>
-                      </Group>
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
+          <Switch
+            label="Show archived"
+            checked={table.filters.archived === 'true'}
+            onChange={(event) => table.setFilter('archived', event.currentTarget.checked ? 'true' : '')}
+          />
+        </Group>
+        <DataTable
+          label="Learning paths"
+          columns={columns}
+          getRowId={(path) => path.id}
+          emptyMessage={
+            table.filterQuery.search
+              ? 'No learning path has that in its name. Check the spelling or clear the search.'
+              : 'No learning paths yet.'
+          }
+          itemName="paths"
+          {...table.tableProps(learningPaths)}
+        />
       </Stack>
       {update.error && <Alert color="red">{update.error.message}</Alert>}
       <Certificates path={shown} onClose={() => setShown(null)} />
