@@ -5,13 +5,8 @@ import { isPostgres } from './dialect';
 // rows of a time range, which grows with the activity (docs/operations.md, "Searching and counting"). Here the
 // rows are counted as they are written, per quarter of an hour (`event_counts`, keyed by name and slot):
 //
-// - `runs`: runs by the quarter hour they started in (SQLite only, see below);
+// - `runs`: runs by the quarter hour they started in;
 // - `login_events:<event>`: sign-in events by kind (`login`, `logout`, `failed_login`, ...).
-//
-// On PostgreSQL every run started in the same quarter hour would update the same counter row inside the start's
-// transaction, so trainees starting runs at once would queue on its lock: the answer benchmark's PostgreSQL ratio
-// fell from 0.77 to 0.66 with it. There the week's runs are counted from the index of `started_at`. SQLite writes
-// one transaction at a time anyway, and its trigger cost nothing measurable.
 //
 // A day or a week in any time zone starts on a quarter hour (every UTC offset in use is a multiple of 15 minutes),
 // so its count is the sum of at most 672 slots; apps/server/src/db/event-counts.ts adds the rows of a start that
@@ -35,10 +30,10 @@ interface Counted {
   at: string;
 }
 
-const RUNS: Counted = { table: 'runs', name: () => `'runs'`, at: 'started_at' };
-const LOGIN_EVENTS: Counted = { table: 'login_events', name: (row) => `'login_events:' || ${row}.event`, at: 'at' };
-
-const countedIn = (db: AnyDb): Counted[] => (isPostgres(db) ? [LOGIN_EVENTS] : [RUNS, LOGIN_EVENTS]);
+const COUNTED: Counted[] = [
+  { table: 'runs', name: () => `'runs'`, at: 'started_at' },
+  { table: 'login_events', name: (row) => `'login_events:' || ${row}.event`, at: 'at' },
+];
 
 const sqliteBump = (counted: Counted, row: 'new' | 'old', by: 1 | -1) =>
   `insert into event_counts (name, slot, value) values ` +
@@ -59,7 +54,7 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn('value', 'bigint', (col) => col.notNull())
     .addPrimaryKeyConstraint('event_counts_pk', ['name', 'slot'])
     .execute();
-  for (const counted of countedIn(db)) {
+  for (const counted of COUNTED) {
     await sql
       .raw(
         `insert into event_counts (name, slot, value) select name, slot, count(*) from ` +
@@ -104,7 +99,7 @@ export async function up(db: AnyDb): Promise<void> {
 }
 
 export async function down(db: AnyDb): Promise<void> {
-  for (const counted of countedIn(db)) {
+  for (const counted of COUNTED) {
     for (const change of ['inserted', 'removed'] as const) {
       const name = triggerName(counted, change);
       if (isPostgres(db)) {

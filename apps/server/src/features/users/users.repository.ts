@@ -225,27 +225,24 @@ export async function userStats(db: DbOrTrx): Promise<UserStats> {
 
 /**
  * The Admin Dashboard's counts, in one round trip. The account counts are kept by triggers (row_counts,
- * migration 2026_11_26_0200); the day's failed sign-ins, and the week's runs on SQLite, by quarter-hour counters
- * (event-counts.ts, migration 2026_11_26_0400).
+ * migration 2026_11_26_0200); the week's runs and the day's failed sign-ins by quarter-hour counters (event-counts.ts).
  */
 export async function dashboardCounts(
   db: DbOrTrx,
   since: { weekStart: string; dayStart: string },
 ): Promise<DashboardStats> {
-  const postgres = isPostgres(db);
   const weekSlots = slotBoundaryAtOrAfter(since.weekStart);
   const daySlots = slotBoundaryAtOrAfter(since.dayStart);
   const row = await db
     .selectNoFrom((eb) => [
       eb.selectFrom('row_counts').select('value').where('name', '=', 'users:pending').as('pending'),
       eb.selectFrom('row_counts').select('value').where('name', '=', 'users:active').as('active_users'),
-      // PostgreSQL keeps no runs counter (see the migration): there the index of started_at counts the week.
-      postgres ? eb.lit(0).as('runs_this_week') : countedFrom(eb, 'runs', weekSlots).as('runs_this_week'),
+      countedFrom(eb, 'runs', weekSlots).as('runs_this_week'),
       eb
         .selectFrom('runs')
         .select(eb.fn.countAll<number>().as('c'))
         .where('started_at', '>=', since.weekStart)
-        .$if(!postgres, (qb) => qb.where('started_at', '<', weekSlots))
+        .where('started_at', '<', weekSlots)
         .as('runs_before_slot'),
       countedFrom(eb, 'login_events:failed_login', daySlots).as('failed_today'),
       eb
