@@ -1,6 +1,6 @@
 import type { CohortSummary } from '@tradecraft/shared';
-import { Anchor, Badge, Button, Group, Paper, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
-import { IconPlus, IconSearch } from '@tabler/icons-react';
+import { Anchor, Badge, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
 import { createColumnHelper } from '@tanstack/react-table';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -8,6 +8,7 @@ import { paths } from '../../../lib/paths';
 import { DataTable } from '../../../ui/data-table';
 import { useServerTable } from '../../../ui/use-server-table';
 import { useCohorts, useCreateCohort } from '../api/cohorts';
+import { NameFilters } from '../components/name-filters';
 
 const column = createColumnHelper<CohortSummary>();
 const columns = [
@@ -104,21 +105,7 @@ export default function CohortsPage() {
         <Title order={2} size="h3" id="cohorts-heading">
           All cohorts
         </Title>
-        <Group align="flex-end" justify="space-between">
-          <TextInput
-            label="Search"
-            placeholder="Part of a cohort's name"
-            leftSection={<IconSearch size={16} aria-hidden />}
-            value={table.filters.search}
-            onChange={(event) => table.setFilter('search', event.currentTarget.value)}
-            style={{ flex: 1, minWidth: 200, maxWidth: 360 }}
-          />
-          <Switch
-            label="Show archived"
-            checked={table.filters.archived === 'true'}
-            onChange={(event) => table.setFilter('archived', event.currentTarget.checked ? 'true' : '')}
-          />
-        </Group>
+        <NameFilters filters={table.filters} onChange={table.setFilter} placeholder="Part of a cohort's name" />
         <DataTable
           label="Cohorts"
           columns={columns}

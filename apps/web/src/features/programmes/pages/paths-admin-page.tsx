@@ -9,7 +9,6 @@ import {
   Modal,
   Paper,
   SegmentedControl,
-  Switch,
   Skeleton,
   Stack,
   Text,
@@ -17,7 +16,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { IconArrowDown, IconArrowUp, IconSearch } from '@tabler/icons-react';
+import { IconArrowDown, IconArrowUp } from '@tabler/icons-react';
 import { createColumnHelper } from '@tanstack/react-table';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link } from 'react-router';
@@ -37,6 +36,7 @@ import {
   useUpdatePath,
 } from '../api/paths';
 import { formatWhen } from '../components/status-badge';
+import { NameFilters } from '../components/name-filters';
 
 interface PathFields {
   name: string;
@@ -392,21 +392,7 @@ export default function PathsAdminPage() {
         <Title order={2} size="h3" id="paths-heading">
           All paths
         </Title>
-        <Group align="flex-end" justify="space-between">
-          <TextInput
-            label="Search"
-            placeholder="Part of a path's name"
-            leftSection={<IconSearch size={16} aria-hidden />}
-            value={table.filters.search}
-            onChange={(event) => table.setFilter('search', event.currentTarget.value)}
-            style={{ flex: 1, minWidth: 200, maxWidth: 360 }}
-          />
-          <Switch
-            label="Show archived"
-            checked={table.filters.archived === 'true'}
-            onChange={(event) => table.setFilter('archived', event.currentTarget.checked ? 'true' : '')}
-          />
-        </Group>
+        <NameFilters filters={table.filters} onChange={table.setFilter} placeholder="Part of a path's name" />
         <DataTable
           label="Learning paths"
           columns={columns}
