@@ -4,6 +4,17 @@ import { adminApi, seedUser, signInAsAdmin } from '../support/api';
 
 const rowOf = (page: Page, text: string) => page.getByRole('row').filter({ hasText: text });
 
+/**
+ * Searches Manage Users for one person and waits for the answer: the unsearched list, dimmed while the search is on
+ * its way, can hold the row too, and a search landing later dims the list under whatever is checked next.
+ */
+async function searchForOne(page: Page, text: string) {
+  await page.getByLabel('Search').fill(text);
+  const table = page.getByRole('table', { name: 'Users' });
+  await expect(table.locator('tbody tr')).toHaveCount(1);
+  await expect(table).toHaveAttribute('aria-busy', 'false');
+}
+
 test('the dashboard says users are pending, links to the review, and its cards open their screens', async ({
   page,
 }) => {
@@ -62,7 +73,7 @@ test("an admin edits a user's role in Manage Users, and cannot demote themself",
   await signInAsAdmin(page);
   await page.goto('/admin/users');
   await expect(page.getByRole('heading', { name: 'Manage Users', level: 1 })).toBeVisible();
-  await page.getByLabel('Search').fill(user.email);
+  await searchForOne(page, user.email);
   const row = rowOf(page, user.email);
   await expect(row).toContainText('Student');
   await expect(page.getByRole('row')).toHaveCount(2); // the header and this user
@@ -88,7 +99,7 @@ test("an admin edits a user's role in Manage Users, and cannot demote themself",
   await expect(emailHeader).toHaveAttribute('aria-sort', 'descending');
 
   // The admin's own row: role and disabled are locked, with the reason.
-  await page.getByLabel('Search').fill('admin@e2e.test');
+  await searchForOne(page, 'admin@e2e.test');
   await rowOf(page, 'admin@e2e.test').getByRole('button', { name: 'Edit admin@e2e.test' }).click();
   await expect(dialog.getByText('You cannot remove your own admin role.')).toBeVisible();
   await expect(dialog.getByRole('switch', { name: 'Disabled' })).toBeDisabled();
@@ -104,7 +115,7 @@ test('a user locked by three wrong passwords shows as Locked, and the admin lift
   }
   await signInAsAdmin(page);
   await page.goto('/admin/users');
-  await page.getByLabel('Search').fill(user.email);
+  await searchForOne(page, user.email);
   const row = rowOf(page, user.email);
   await expect(row).toContainText('Locked');
   await expectAccessible(page);

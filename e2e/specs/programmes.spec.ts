@@ -265,6 +265,7 @@ test('an admin edits the path: renamed, reordered, all open; the certificate alr
   await page.getByRole('textbox', { name: 'Search' }).fill(pathName);
   const paths = page.getByRole('table', { name: 'Learning paths' });
   await expect(paths.getByRole('row')).toHaveCount(2);
+  await expect(paths).toHaveAttribute('aria-busy', 'false'); // the unsearched list is dimmed until the answer
   await expect(paths.getByRole('row', { name: new RegExp(pathName) })).toContainText('One after another');
   await expectAccessible(page);
   await shoot(page, 'paths-admin');
@@ -289,6 +290,7 @@ test('an admin edits the path: renamed, reordered, all open; the certificate alr
   await page.getByRole('textbox', { name: 'Search' }).fill(cohortName);
   const cohorts = page.getByRole('table', { name: 'Cohorts' });
   await expect(cohorts.getByRole('row')).toHaveCount(2);
+  await expect(cohorts).toHaveAttribute('aria-busy', 'false');
   await expect(cohorts.getByRole('row', { name: new RegExp(cohortName) })).toContainText('Active');
   await expectAccessible(page);
   await shoot(page, 'cohorts');
