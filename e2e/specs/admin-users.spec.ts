@@ -125,6 +125,7 @@ test('a user locked by three wrong passwords shows as Locked, and the admin lift
   await expect(
     dialog.getByText(/^Locked after three wrong passwords until .+; switch this off to lift the lock now\.$/),
   ).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Users' })).toHaveAttribute('aria-busy', 'false');
   await expectAccessible(page);
   await dialog.getByRole('switch', { name: 'Disabled' }).click();
   await dialog.getByRole('button', { name: 'Save' }).click();
