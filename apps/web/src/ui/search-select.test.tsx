@@ -34,13 +34,21 @@ const server = vi.fn(async (search: string): Promise<ChoicesPage> => {
   return { items: matches.slice(0, 20).map((name) => ({ value: name, label: name })), more: matches.length > 20 };
 });
 
-function Picker({ initial = null, initialLabel }: { initial?: string | null; initialLabel?: string }) {
+function Picker({
+  initial = null,
+  initialLabel,
+  fetchChoices = server,
+}: {
+  initial?: string | null;
+  initialLabel?: string;
+  fetchChoices?: (search: string) => Promise<ChoicesPage>;
+}) {
   const [value, setValue] = useState<string | null>(initial);
   return (
     <SearchSelect
       label="Scenario"
       queryKey={['test-choices']}
-      fetchChoices={server}
+      fetchChoices={fetchChoices}
       value={value}
       valueLabel={initialLabel}
       onChange={setValue}
@@ -51,7 +59,7 @@ function Picker({ initial = null, initialLabel }: { initial?: string | null; ini
 
 const renderPicker = (ui: React.ReactNode) =>
   render(
-    <QueryClientProvider client={new QueryClient()}>
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
       <MantineProvider env="test">{ui}</MantineProvider>
     </QueryClientProvider>,
   );
@@ -69,5 +77,13 @@ describe('SearchSelect', () => {
     renderPicker(<Picker initial="far-away" initialLabel="Far away drill" />);
     await waitFor(() => expect(server).toHaveBeenCalled());
     expect((screen.getByRole('combobox', { name: 'Scenario' }) as HTMLInputElement).value).toBe('Far away drill');
+  });
+
+  it("says the server's refusal when asking for choices fails, not that nothing matches", async () => {
+    const refusing = async (): Promise<ChoicesPage> => {
+      throw new Error('You need to sign in again.');
+    };
+    renderPicker(<Picker fetchChoices={refusing} />);
+    await waitFor(() => expect(screen.getByText('You need to sign in again.')).toBeTruthy(), { timeout: 4000 });
   });
 });

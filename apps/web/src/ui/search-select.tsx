@@ -42,6 +42,18 @@ function useChoices({ queryKey, fetchChoices }: ChoicesSource, typed: string) {
   });
 }
 
+/**
+ * What the box says about its choices: "Searching…" before the first answer, the nothing-found message, the hint
+ * that only the first 20 are listed, and the server's refusal when asking failed.
+ */
+function choiceStatus(choices: ReturnType<typeof useChoices>, nothingFoundMessage: string) {
+  return {
+    nothingFoundMessage: choices.isFetching && !choices.data ? 'Searching…' : nothingFoundMessage,
+    description: choices.data?.more ? MORE_HINT : undefined,
+    error: choices.isError ? choices.error.message : undefined,
+  };
+}
+
 /** The answered options plus the chosen ones the answer left out, so a chosen value keeps its label. */
 function withChosen(options: ComboboxItem[], chosen: ComboboxItem[]): ComboboxItem[] {
   const listed = new Set(options.map((option) => option.value));
@@ -86,8 +98,7 @@ export function SearchSelect({ label, value, valueLabel, onChange, nothingFoundM
       searchValue={typed}
       onSearchChange={setTyped}
       filter={answeredOnly(options)}
-      nothingFoundMessage={choices.isFetching && !choices.data ? 'Searching…' : nothingFoundMessage}
-      description={choices.data?.more ? MORE_HINT : undefined}
+      {...choiceStatus(choices, nothingFoundMessage)}
       required={rest.required}
       maw={rest.maw}
     />
@@ -133,8 +144,7 @@ export function SearchMultiSelect({
       searchValue={typed}
       onSearchChange={setTyped}
       filter={answeredOnly(options)}
-      nothingFoundMessage={nothingFoundMessage}
-      description={choices.data?.more ? MORE_HINT : undefined}
+      {...choiceStatus(choices, nothingFoundMessage)}
       required={rest.required}
     />
   );
