@@ -5,7 +5,7 @@ import { boundedCount, countCapFor } from '../../db/bounded-count';
 import type { DbOrTrx } from '../../db/database';
 import type { Database, LoginEventsTable } from '../../db/schema';
 import { containsIgnoringCase } from '../../db/contains';
-import { countedFrom, slotBoundaryAtOrAfter } from '../../db/event-counts';
+import { countedSince } from '../../db/event-counts';
 import { matchesThroughSearchIndex } from '../../db/text-search';
 import { keysetBatches } from '../../db/keyset-batches';
 
@@ -144,35 +144,19 @@ export async function loginEventCounts(
   db: DbOrTrx,
   dayStart: string,
 ): Promise<{ total: number; failedLogins: number; loginsToday: number; logoutsToday: number }> {
-  const daySlots = slotBoundaryAtOrAfter(dayStart);
   const row = await db
     .selectNoFrom((eb) => [
       eb.selectFrom('row_counts').select('value').where('name', '=', 'login_events').as('total'),
       eb.selectFrom('row_counts').select('value').where('name', '=', 'login_events:failed_login').as('failed'),
-      countedFrom(eb, 'login_events:login', daySlots).as('logins_today'),
-      countedFrom(eb, 'login_events:logout', daySlots).as('logouts_today'),
-      // A day that starts between two quarter hours: its first minutes are counted from the events themselves.
-      eb
-        .selectFrom('login_events')
-        .select(eb.fn.countAll<number>().as('c'))
-        .where('event', '=', 'login')
-        .where('at', '>=', dayStart)
-        .where('at', '<', daySlots)
-        .as('logins_before_slot'),
-      eb
-        .selectFrom('login_events')
-        .select(eb.fn.countAll<number>().as('c'))
-        .where('event', '=', 'logout')
-        .where('at', '>=', dayStart)
-        .where('at', '<', daySlots)
-        .as('logouts_before_slot'),
+      countedSince(eb, { table: 'login_events', event: 'login' }, dayStart).as('logins_today'),
+      countedSince(eb, { table: 'login_events', event: 'logout' }, dayStart).as('logouts_today'),
     ])
     .executeTakeFirstOrThrow();
   return {
     total: Number(row.total ?? 0),
     failedLogins: Number(row.failed ?? 0),
-    loginsToday: Number(row.logins_today ?? 0) + Number(row.logins_before_slot ?? 0),
-    logoutsToday: Number(row.logouts_today ?? 0) + Number(row.logouts_before_slot ?? 0),
+    loginsToday: Number(row.logins_today),
+    logoutsToday: Number(row.logouts_today),
   };
 }
 

@@ -14,7 +14,7 @@ import type { NewUser, User, UserUpdate } from '../../db/schema';
 import { collectedFirst } from '../../db/collected-first';
 import { boundedCount, boundedTotal, COUNT_CAP_MIN, countCapFor } from '../../db/bounded-count';
 import { containsIgnoringCase } from '../../db/contains';
-import { countedFrom, slotBoundaryAtOrAfter } from '../../db/event-counts';
+import { countedSince } from '../../db/event-counts';
 import { matchesThroughSearchIndex } from '../../db/text-search';
 
 export function findUserByEmail(db: DbOrTrx, email: string): Promise<User | undefined> {
@@ -231,34 +231,19 @@ export async function dashboardCounts(
   db: DbOrTrx,
   since: { weekStart: string; dayStart: string },
 ): Promise<DashboardStats> {
-  const weekSlots = slotBoundaryAtOrAfter(since.weekStart);
-  const daySlots = slotBoundaryAtOrAfter(since.dayStart);
   const row = await db
     .selectNoFrom((eb) => [
       eb.selectFrom('row_counts').select('value').where('name', '=', 'users:pending').as('pending'),
       eb.selectFrom('row_counts').select('value').where('name', '=', 'users:active').as('active_users'),
-      countedFrom(eb, 'runs', weekSlots).as('runs_this_week'),
-      eb
-        .selectFrom('runs')
-        .select(eb.fn.countAll<number>().as('c'))
-        .where('started_at', '>=', since.weekStart)
-        .where('started_at', '<', weekSlots)
-        .as('runs_before_slot'),
-      countedFrom(eb, 'login_events:failed_login', daySlots).as('failed_today'),
-      eb
-        .selectFrom('login_events')
-        .select(eb.fn.countAll<number>().as('c'))
-        .where('event', '=', 'failed_login')
-        .where('at', '>=', since.dayStart)
-        .where('at', '<', daySlots)
-        .as('failed_before_slot'),
+      countedSince(eb, { table: 'runs' }, since.weekStart).as('runs_this_week'),
+      countedSince(eb, { table: 'login_events', event: 'failed_login' }, since.dayStart).as('failed_today'),
     ])
     .executeTakeFirstOrThrow();
   return {
     pending: Number(row.pending ?? 0),
     activeUsers: Number(row.active_users ?? 0),
-    runsThisWeek: Number(row.runs_this_week ?? 0) + Number(row.runs_before_slot ?? 0),
-    failedSignInsToday: Number(row.failed_today ?? 0) + Number(row.failed_before_slot ?? 0),
+    runsThisWeek: Number(row.runs_this_week),
+    failedSignInsToday: Number(row.failed_today),
   };
 }
 
