@@ -41,7 +41,7 @@ parts (default: all, in this order): ${SECTION_ORDER.join(', ')}
                           postgres://postgres@127.0.0.1:5432/postgres, skipped when unreachable)
   --seconds N             answer: measured seconds per point (default 15, quick 5)
   --levels 10,100,500     answer: concurrent trainees per point
-  --profile               answer: also CPU-profile the product at 100 trainees on SQLite
+  --profile               answer: also CPU-profile the product at 100 trainees on each database
   --product-main PATH     answer: measure another checkout's apps/server/src/main.ts (e.g. the code before a
                           fix); written to results/answer-before.json and shown beside the current figures
   --crash-reps N          crash: kills per database (default 20, quick 5)

@@ -16,7 +16,7 @@ export interface AnswerOptions {
   levels?: number[];
   seconds?: number;
   warmupSeconds?: number;
-  /** Also record a CPU profile of the product at 100 trainees on SQLite and list its hottest functions. */
+  /** Also record a CPU profile of the product at 100 trainees on each database and list its hottest functions. */
   profile?: boolean;
   /** Another checkout's server entry (e.g. the code before a fix), measured instead of this one. */
   productMain?: string;
@@ -31,6 +31,8 @@ interface Point extends LoadResult {
 }
 
 const TARGET_LEVEL = 100;
+
+const dialectName = (dialect: Dialect) => (dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL');
 const WEB_DIST = path.join(ROOT, 'apps', 'web', 'dist');
 /** The issue's bound on start to healthy for a built tree (docs/operations.md). */
 const READY_MS = 2000;
@@ -62,7 +64,7 @@ export async function answerBenchmark(options: AnswerOptions): Promise<Section> 
   const points: Point[] = [];
   const paced: PacedPoint[] = [];
   const startups: Startup[] = [];
-  let profileSummary: string | null = null;
+  const profileSummaries: string[] = [];
 
   for (const dialect of options.dialects) {
     const database = await createBenchDatabase(dialect, 'answer');
@@ -152,7 +154,7 @@ export async function answerBenchmark(options: AnswerOptions): Promise<Section> 
         ),
       });
       log(`answer/${dialect}: start to healthy ${restarts.map((ms) => Math.round(ms)).join(', ')} ms`);
-      if (options.profile && dialect === 'sqlite') {
+      if (options.profile) {
         const profileDir = tempDir('cpu-profile');
         product = await startServer({
           port: PORTS.answerProduct,
@@ -169,7 +171,13 @@ export async function answerBenchmark(options: AnswerOptions): Promise<Section> 
         product = undefined;
         const file = fs.readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'));
         if (file)
-          profileSummary = `${categorizeCpuProfile(path.join(profileDir, file))}\n\n${summarizeCpuProfile(path.join(profileDir, file), 20)}`;
+          profileSummaries.push(
+            [
+              `Where the product spends its CPU at ${TARGET_LEVEL} trainees on ${dialectName(dialect)} (\`node --cpu-prof\`, self time; the profile includes start-up), and its hottest functions:`,
+              categorizeCpuProfile(path.join(profileDir, file)),
+              summarizeCpuProfile(path.join(profileDir, file), 20),
+            ].join('\n\n'),
+          );
       }
     } finally {
       await product?.stop();
@@ -177,14 +185,14 @@ export async function answerBenchmark(options: AnswerOptions): Promise<Section> 
       await database.drop();
     }
   }
-  return answerSection(points, paced, startups, { quick: options.quick, seconds, warmup, started, profileSummary });
+  return answerSection(points, paced, startups, { quick: options.quick, seconds, warmup, started, profileSummaries });
 }
 
 function answerSection(
   points: Point[],
   paced: PacedPoint[],
   startups: Startup[],
-  meta: { quick: boolean; seconds: number; warmup: number; started: number; profileSummary: string | null },
+  meta: { quick: boolean; seconds: number; warmup: number; started: number; profileSummaries: string[] },
 ): Section {
   const find = (dialect: Dialect, server: Point['server'], level: number) =>
     points.find((point) => point.dialect === dialect && point.server === server && point.trainees === level);
@@ -273,7 +281,7 @@ function answerSection(
     });
   for (const startup of startups) {
     targets.push({
-      name: `start to healthy, ${startup.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}: a restart of the compiled server (median of 3)`,
+      name: `start to healthy, ${dialectName(startup.dialect)}: a restart of the compiled server (median of 3)`,
       target: `< ${READY_MS / 1000} s`,
       measured: `${startup.readyMs} ms`,
       pass: startup.readyMs < READY_MS,
@@ -380,14 +388,7 @@ function answerSection(
       ],
       mix,
     ),
-    ...(meta.profileSummary
-      ? [
-          '',
-          `Where the product spends its CPU at ${TARGET_LEVEL} trainees on SQLite (\`node --cpu-prof\`, self time; the profile includes start-up), and its hottest functions:`,
-          '',
-          meta.profileSummary,
-        ]
-      : []),
+    ...meta.profileSummaries.flatMap((summary) => ['', summary]),
   ].join('\n');
   return {
     id: 'answer',

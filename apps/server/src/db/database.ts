@@ -12,6 +12,8 @@ import {
   sql,
   type DatabaseConnection,
   type Driver,
+  type PostgresPool,
+  type PostgresPoolClient,
   type SqliteDatabase,
   type SqliteDialectConfig,
   type Transaction,
@@ -20,6 +22,7 @@ import pg from 'pg';
 import { migrations } from './migrations';
 import type { Database } from './schema';
 import { BoundedMap } from '../bounded-map';
+import { preparedStatementName } from './reusable-query';
 
 export type Db = Kysely<Database>;
 export type Trx = Transaction<Database>;
@@ -64,7 +67,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     const url = new URL(options.databaseUrl);
     url.password = '';
     return {
-      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
+      db: new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) }),
       dialect: 'postgres',
       location: url.toString(),
     };
@@ -80,6 +83,61 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     db: new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) }),
     dialect: 'sqlite',
     location: path.resolve(file),
+  };
+}
+
+/** PostgreSQL's answer when a prepared statement's result columns changed under it (a migration by another server). */
+const RESULT_TYPE_CHANGED = '0A000';
+
+/**
+ * Runs the reusable queries (reusable-query.ts) as named prepared statements: PostgreSQL parses and plans each
+ * once per connection, and the driver sends only its parameters after that. On the answer path this is most of
+ * the database's work per request (docs/operations.md, "Prepared statements").
+ *
+ * A migration that changes a table's columns (another server starting on a newer version) makes PostgreSQL
+ * refuse the statements prepared before it ("cached plan must not change result type"): the connection then
+ * prepares them again under new names, and a query outside a transaction is retried once.
+ */
+function preparingPool(pool: pg.Pool): PostgresPool {
+  const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  const wrap = (client: pg.PoolClient): PostgresPoolClient => {
+    let generation = 0;
+    let inTransaction = false;
+    const run = (text: string, values: unknown[]) => {
+      const name = preparedStatementName(text);
+      return name === undefined
+        ? client.query(text, values)
+        : client.query({ name: generation === 0 ? name : `${name}_${generation}`, text, values });
+    };
+    const query = async (text: string, parameters: readonly unknown[]) => {
+      const values = [...parameters];
+      const command = text.slice(0, 8).toLowerCase();
+      if (command.startsWith('begin') || command.startsWith('start')) inTransaction = true;
+      else if (command.startsWith('commit') || command.startsWith('rollback')) inTransaction = false;
+      try {
+        return await run(text, values);
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== RESULT_TYPE_CHANGED || preparedStatementName(text) === undefined)
+          throw error;
+        generation += 1;
+        if (inTransaction) throw error;
+        return await run(text, values);
+      }
+    };
+    // Kysely calls query(cursor) only to stream with a cursor class, which this dialect is not given.
+    return { query, release: () => client.release() } as unknown as PostgresPoolClient;
+  };
+  return {
+    connect: async () => {
+      const client = await pool.connect();
+      let wrapped = clients.get(client);
+      if (!wrapped) {
+        wrapped = wrap(client);
+        clients.set(client, wrapped);
+      }
+      return wrapped;
+    },
+    end: () => pool.end(),
   };
 }
 

@@ -2,6 +2,18 @@ import { CompiledQuery, type Compilable, type DialectAdapter } from 'kysely';
 import type { Db, DbOrTrx } from './database';
 
 /**
+ * The SQL text of every reusable query, with the name PostgreSQL prepares it under: a reusable query is parsed
+ * and planned once per connection instead of on every call (database.ts). Only these texts are prepared: their
+ * number is fixed by the code, and each is a lookup by key whose plan does not depend on the values.
+ */
+const preparedNames = new Map<string, string>();
+
+/** The prepared statement name of a reusable query's SQL; undefined for any other query. */
+export function preparedStatementName(sql: string): string | undefined {
+  return preparedNames.get(sql);
+}
+
+/**
  * A query built and compiled once per database and run again with new parameters: Kysely otherwise builds,
  * freezes and compiles the same query tree on every call, which costs more than running a small query on
  * SQLite. The builder receives `param(name)` placeholders in place of the values that change; a value written
@@ -28,6 +40,7 @@ export function reusableQuery<Params extends Record<string, unknown>, Row>(
     });
     if (slots.filter((slot) => 'name' in slot).length !== markers.size)
       throw new Error(`reusableQuery: a param() of "${query.sql}" went unused`);
+    if (!preparedNames.has(query.sql)) preparedNames.set(query.sql, `tc_q${preparedNames.size + 1}`);
     return { query, slots };
   };
 

@@ -75,8 +75,37 @@ export async function findRunWithScenario(db: DbOrTrx, id: string): Promise<RunW
   };
 }
 
+/** Every column of a run, so the insert below names each one (the compiler checks that none is missing). */
+const RUN_COLUMNS = Object.keys({
+  id: true,
+  user_id: true,
+  scenario_id: true,
+  scenario_name: true,
+  step_count: true,
+  current_step_id: true,
+  current_answered: true,
+  last_option_index: true,
+  score_thousandths: true,
+  percent_base: true,
+  played_steps: true,
+  best_path_steps: true,
+  pending_reviews: true,
+  hint_opened: true,
+  visit_submitted: true,
+  last_credit_thousandths: true,
+  status: true,
+  started_at: true,
+  finished_at: true,
+  updated_at: true,
+  version_id: true,
+} satisfies Record<keyof Run, true>) as (keyof Run)[];
+
+const insertRunQuery = reusableQuery<Run, unknown>((db, param) =>
+  db.insertInto('runs').values(Object.fromEntries(RUN_COLUMNS.map((column) => [column, param(column)])) as Run),
+);
+
 export async function insertRun(db: DbOrTrx, run: Run): Promise<void> {
-  await db.insertInto('runs').values(run).execute();
+  await insertRunQuery(db, run);
 }
 
 const runQuery = reusableQuery<{ id: string }, Run>((db, param) =>
@@ -263,9 +292,36 @@ export async function insertDecision(db: DbOrTrx, decision: Omit<RunDecisionRow,
   return { ...decision, id: Number(rows[0]!.id) };
 }
 
+/** What a new review records: it opens pending, ungraded. */
+export type NewReview = Pick<
+  Insertable<StepReviewsTable>,
+  | 'decision_id'
+  | 'run_id'
+  | 'user_id'
+  | 'scenario_id'
+  | 'step_id'
+  | 'auto_thousandths'
+  | 'hint_cost_thousandths'
+  | 'submitted_at'
+>;
+
+const insertReviewQuery = reusableQuery<NewReview, unknown>((db, param) =>
+  db.insertInto('step_reviews').values({
+    decision_id: param('decision_id'),
+    run_id: param('run_id'),
+    user_id: param('user_id'),
+    scenario_id: param('scenario_id'),
+    step_id: param('step_id'),
+    status: 'pending',
+    auto_thousandths: param('auto_thousandths'),
+    hint_cost_thousandths: param('hint_cost_thousandths'),
+    submitted_at: param('submitted_at'),
+  }),
+);
+
 /** Opens a written answer's review for an instructor. */
-export async function insertReview(db: DbOrTrx, review: Insertable<StepReviewsTable>): Promise<void> {
-  await db.insertInto('step_reviews').values(review).execute();
+export async function insertReview(db: DbOrTrx, review: NewReview): Promise<void> {
+  await insertReviewQuery(db, review);
 }
 
 /**
@@ -354,27 +410,39 @@ export function endRun(
 }
 
 /** The trainee's latest run of a scenario (the one Start Simulation and Resume continue unless it completed). */
-export function findLatestRunOf(db: DbOrTrx, of: { userId: string; scenarioId: string }): Promise<Run | undefined> {
-  return db
+const latestRunOfQuery = reusableQuery<{ userId: string; scenarioId: string }, Run>((db, param) =>
+  db
     .selectFrom('runs')
     .selectAll()
-    .where('user_id', '=', of.userId)
-    .where('scenario_id', '=', of.scenarioId)
+    .where('user_id', '=', param('userId'))
+    .where('scenario_id', '=', param('scenarioId'))
     .orderBy('started_at', 'desc')
     .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+    .limit(1),
+);
+
+export async function findLatestRunOf(
+  db: DbOrTrx,
+  of: { userId: string; scenarioId: string },
+): Promise<Run | undefined> {
+  return (await latestRunOfQuery(db, of))[0];
 }
 
 /** The trainee's run of a scenario in progress (a unique index allows one). */
-export function findRunInProgressOf(db: DbOrTrx, of: { userId: string; scenarioId: string }): Promise<Run | undefined> {
-  return db
+const runInProgressOfQuery = reusableQuery<{ userId: string; scenarioId: string }, Run>((db, param) =>
+  db
     .selectFrom('runs')
     .selectAll()
-    .where('user_id', '=', of.userId)
-    .where('scenario_id', '=', of.scenarioId)
-    .where('status', '=', 'in_progress')
-    .executeTakeFirst();
+    .where('user_id', '=', param('userId'))
+    .where('scenario_id', '=', param('scenarioId'))
+    .where('status', '=', 'in_progress'),
+);
+
+export async function findRunInProgressOf(
+  db: DbOrTrx,
+  of: { userId: string; scenarioId: string },
+): Promise<Run | undefined> {
+  return (await runInProgressOfQuery(db, of))[0];
 }
 
 /** Puts an ended run back in progress where it stopped; undefined when it is no longer ended. */

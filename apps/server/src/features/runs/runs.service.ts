@@ -752,7 +752,6 @@ async function answerStepOn(db: Db, user: User, id: string, input: AnswerInput):
         user_id: run.user_id,
         scenario_id: run.scenario_id,
         step_id: step.id,
-        status: 'pending',
         auto_thousandths: graded.earnedThousandths,
         hint_cost_thousandths: graded.result.hintCharged ? toThousandths(hintCostOf(definition, step)) : 0,
         submitted_at: at,
