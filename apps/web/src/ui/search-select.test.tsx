@@ -3,29 +3,10 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 // Typing a search and the nothing-found message are walked in the browser (e2e/specs/programmes.spec.ts).
 import { useState } from 'react';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SearchSelect, type ChoicesPage } from './search-select';
 
 afterEach(cleanup);
-beforeAll(() => {
-  // jsdom has no matchMedia nor ResizeObserver; Mantine's combobox asks them.
-  window.matchMedia ??= ((query: string) => ({
-    matches: false,
-    media: query,
-    onchange: null,
-    addEventListener: () => undefined,
-    removeEventListener: () => undefined,
-    addListener: () => undefined,
-    removeListener: () => undefined,
-    dispatchEvent: () => false,
-  })) as typeof window.matchMedia;
-  window.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  } as unknown as typeof ResizeObserver;
-  Element.prototype.scrollIntoView ??= () => undefined;
-});
 
 const NAMES = Array.from({ length: 30 }, (_, index) => `Drill ${String(index).padStart(2, '0')}`);
 /** A server that answers the first 20 names holding the text. */

@@ -75,16 +75,6 @@ describe('SimulationPage', () => {
 
   beforeEach(() => {
     window.localStorage.clear();
-    window.matchMedia ??= ((query: string) => ({
-      matches: false,
-      media: query,
-      onchange: null,
-      addEventListener: () => undefined,
-      removeEventListener: () => undefined,
-      addListener: () => undefined,
-      removeListener: () => undefined,
-      dispatchEvent: () => false,
-    })) as typeof window.matchMedia;
     fetchMock.mockReset();
     vi.stubGlobal('fetch', fetchMock);
   });

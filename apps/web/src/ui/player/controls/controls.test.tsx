@@ -1,7 +1,7 @@
 import type { PlayerStep, PlayerStepOfKind, StepKind } from '@tradecraft/shared';
 import { MantineProvider } from '@mantine/core';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AchControl } from './ach-control';
 import { EstimateControl } from './estimate-control';
 import { ExtractControl } from './extract-control';
@@ -29,26 +29,6 @@ const step = <K extends StepKind>(kind: K, fields: Partial<PlayerStepOfKind<K>>)
 
 const wrap = (node: React.ReactNode) => render(<MantineProvider>{node}</MantineProvider>);
 
-beforeEach(() => {
-  window.matchMedia ??= ((query: string) => ({
-    matches: false,
-    media: query,
-    onchange: null,
-    addEventListener: () => undefined,
-    removeEventListener: () => undefined,
-    addListener: () => undefined,
-    removeListener: () => undefined,
-    dispatchEvent: () => false,
-  })) as typeof window.matchMedia;
-  // jsdom has no layout: the table scroll container and the autosizing editor ask for these.
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  };
-  if (!('fonts' in document))
-    Object.defineProperty(document, 'fonts', { value: { addEventListener() {}, removeEventListener() {} } });
-});
 afterEach(cleanup);
 
 const submit = () => fireEvent.click(screen.getByRole('button', { name: 'Submit answer' }));
