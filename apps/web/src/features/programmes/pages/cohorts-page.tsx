@@ -5,10 +5,8 @@ import { createColumnHelper } from '@tanstack/react-table';
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { paths } from '../../../lib/paths';
-import { DataTable } from '../../../ui/data-table';
-import { useServerTable } from '../../../ui/use-server-table';
 import { useCohorts, useCreateCohort } from '../api/cohorts';
-import { NameFilters } from '../components/name-filters';
+import { NameListSection, useNameListTable } from '../components/name-list';
 
 const column = createColumnHelper<CohortSummary>();
 const columns = [
@@ -44,13 +42,7 @@ const columns = [
 ];
 
 export default function CohortsPage() {
-  const table = useServerTable({
-    tableId: 'cohorts',
-    filters: { search: '', archived: '' as '' | 'true' },
-    textFilters: ['search'],
-    sortColumns: ['name'],
-    defaultSort: { id: 'name', desc: false },
-  });
+  const table = useNameListTable('cohorts');
   const cohorts = useCohorts(table.query);
   const create = useCreateCohort();
   const navigate = useNavigate();
@@ -101,24 +93,18 @@ export default function CohortsPage() {
           </Button>
         </Group>
       </Paper>
-      <Stack gap="xs" component="section" aria-labelledby="cohorts-heading">
-        <Title order={2} size="h3" id="cohorts-heading">
-          All cohorts
-        </Title>
-        <NameFilters filters={table.filters} onChange={table.setFilter} placeholder="Part of a cohort's name" />
-        <DataTable
-          label="Cohorts"
-          columns={columns}
-          getRowId={(cohort) => cohort.id}
-          emptyMessage={
-            table.filterQuery.search
-              ? 'No cohort has that in its name. Check the spelling or clear the search.'
-              : 'No cohorts yet: create the first one above.'
-          }
-          itemName="cohorts"
-          {...table.tableProps(cohorts)}
-        />
-      </Stack>
+      <NameListSection
+        headingId="cohorts-heading"
+        title="All cohorts"
+        label="Cohorts"
+        placeholder="Part of a cohort's name"
+        emptyMessage="No cohorts yet: create the first one above."
+        searchedEmptyMessage="No cohort has that in its name. Check the spelling or clear the search."
+        itemName="cohorts"
+        table={table}
+        columns={columns}
+        result={cohorts}
+      />
     </Stack>
   );
 }

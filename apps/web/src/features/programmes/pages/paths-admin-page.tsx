@@ -23,9 +23,7 @@ import { Link } from 'react-router';
 import { paths } from '../../../lib/paths';
 import { LoadError } from '../../../ui/load-error';
 import { getScenarioChoices, scenarioChoicesKey } from '../api/assignments';
-import { DataTable } from '../../../ui/data-table';
 import { SearchMultiSelect } from '../../../ui/search-select';
-import { useServerTable } from '../../../ui/use-server-table';
 import { ApiError } from '../../../lib/api-client';
 import {
   useCreatePath,
@@ -36,7 +34,7 @@ import {
   useUpdatePath,
 } from '../api/paths';
 import { formatWhen } from '../components/status-badge';
-import { NameFilters } from '../components/name-filters';
+import { NameListSection, useNameListTable } from '../components/name-list';
 
 interface PathFields {
   name: string;
@@ -313,13 +311,7 @@ function Certificates({ path, onClose }: { path: PathSummary | null; onClose: ()
 const column = createColumnHelper<PathSummary>();
 
 export default function PathsAdminPage() {
-  const table = useServerTable({
-    tableId: 'learning-paths',
-    filters: { search: '', archived: '' as '' | 'true' },
-    textFilters: ['search'],
-    sortColumns: ['name'],
-    defaultSort: { id: 'name', desc: false },
-  });
+  const table = useNameListTable('learning-paths');
   const learningPaths = usePaths(table.query);
   const update = useUpdatePath();
   const [shown, setShown] = useState<PathSummary | null>(null);
@@ -388,24 +380,18 @@ export default function PathsAdminPage() {
         <Text c="dimmed">Scenarios in order; completing a path earns a certificate anyone can verify.</Text>
       </div>
       <NewPath />
-      <Stack gap="xs" component="section" aria-labelledby="paths-heading">
-        <Title order={2} size="h3" id="paths-heading">
-          All paths
-        </Title>
-        <NameFilters filters={table.filters} onChange={table.setFilter} placeholder="Part of a path's name" />
-        <DataTable
-          label="Learning paths"
-          columns={columns}
-          getRowId={(path) => path.id}
-          emptyMessage={
-            table.filterQuery.search
-              ? 'No learning path has that in its name. Check the spelling or clear the search.'
-              : 'No learning paths yet.'
-          }
-          itemName="paths"
-          {...table.tableProps(learningPaths)}
-        />
-      </Stack>
+      <NameListSection
+        headingId="paths-heading"
+        title="All paths"
+        label="Learning paths"
+        placeholder="Part of a path's name"
+        emptyMessage="No learning paths yet."
+        searchedEmptyMessage="No learning path has that in its name. Check the spelling or clear the search."
+        itemName="paths"
+        table={table}
+        columns={columns}
+        result={learningPaths}
+      />
       {update.error && <Alert color="red">{update.error.message}</Alert>}
       <Certificates path={shown} onClose={() => setShown(null)} />
       <EditPath pathId={editing} onClose={() => setEditing(null)} />
