@@ -111,9 +111,9 @@ function preparingPool(pool: pg.Pool): PostgresPool {
     };
     const query = async (text: string, parameters: readonly unknown[]) => {
       const values = [...parameters];
-      const command = text.slice(0, 8).toLowerCase();
-      if (command.startsWith('begin') || command.startsWith('start')) inTransaction = true;
-      else if (command.startsWith('commit') || command.startsWith('rollback')) inTransaction = false;
+      // Kysely begins with BEGIN or START TRANSACTION and ends with COMMIT or ROLLBACK (not ROLLBACK TO a savepoint).
+      if (/^(begin|start)\b/i.test(text)) inTransaction = true;
+      else if (/^(commit|rollback)\b(?!\s+to\b)/i.test(text)) inTransaction = false;
       try {
         return await run(text, values);
       } catch (error) {
