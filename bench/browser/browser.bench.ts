@@ -253,7 +253,8 @@ function browserSection(
   const markdown = [
     'Bytes per route: the production build (`vite build`) served by the real server; each route loaded in a fresh',
     'Chromium context (nothing cached) signed in as whoever may see it; every script and style sheet it fetched,',
-    'compressed with gzip -9 (the server itself sends them uncompressed, see below).',
+    'compressed here with gzip -9 (the server sends the brotli or gzip copy the build wrote beside each, whichever the',
+    'browser accepts, so the bytes on the wire are at most these).',
     '',
     table(
       ['route', 'as', 'JS files', 'JS kB', 'JS kB gzip', 'CSS files', 'CSS kB gzip', 'largest script'],

@@ -16,6 +16,8 @@ export const PORTS = {
   pages: 4904,
   browser: 4905,
   hostileTextE2e: 4906,
+  /** The pages part's second and further scales, up at the same time as the first (4904). */
+  pagesMoreScales: 4910,
 } as const;
 
 /** Where the benchmarks' PostgreSQL databases are created (and dropped): a server on this machine. */

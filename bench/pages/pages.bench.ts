@@ -6,11 +6,11 @@ import {
   USER_SORT_COLUMNS,
 } from '@tradecraft/shared';
 import type { Dialect } from '../../apps/server/src/db/database';
-import { createBenchDatabase } from '../lib/database';
+import { createBenchDatabase, type BenchDatabase } from '../lib/database';
 import { log, PORTS, quantile, round, sleep } from '../lib/env';
 import { signInApi } from '../lib/http';
 import { table, type Section, type Target } from '../lib/report';
-import { startServer } from '../lib/server';
+import { startServer, type RunningServer } from '../lib/server';
 import { ensureWebBuild, launchChromium } from '../lib/web';
 import {
   PAGES_ADMIN,
@@ -119,28 +119,46 @@ export async function pagesBenchmark(options: PagesOptions): Promise<Section> {
   const webDist = ensureWebBuild(options.skipBuild ?? false);
   const results: ScaleResult[] = [];
   for (const dialect of dialects) {
-    for (const scale of scales) {
-      const database = await createBenchDatabase(dialect, `pages${scale}`.replace('.', ''));
-      try {
+    // Every scale stays up until its requests are timed together with the others', round by round, so a
+    // slow spell of this machine falls on both sides of each ratio instead of on one scale.
+    const open: { database: BenchDatabase; server?: RunningServer }[] = [];
+    try {
+      const loaded: (Omit<ScaleResult, 'timings'> & { toTime: Map<string, RequestToTime> })[] = [];
+      for (const [index, scale] of scales.entries()) {
+        const database = await createBenchDatabase(dialect, `pages${scale}`.replace('.', ''));
+        const opened: (typeof open)[number] = { database };
+        open.push(opened);
         const seedStarted = Date.now();
         const counts = await seedScale(database, scale);
         const seedSeconds = round((Date.now() - seedStarted) / 1000, 0);
-        const server = await startServer({
-          port: PORTS.pages,
+        opened.server = await startServer({
+          port: index === 0 ? PORTS.pages : PORTS.pagesMoreScales + index - 1,
           env: { ...database.env, WEB_DIST_DIR: webDist },
           timeoutMs: 180_000,
         });
-        try {
-          const measured = await measurePages(server.url, options.quick ? 9 : 15);
-          results.push({ dialect, scale, counts, seedSeconds, ...measured });
-          for (const load of measured.loads)
-            log(
-              `pages/${dialect} ×${scale} ${load.page}: ${load.apiRequests} API requests, ${round(load.apiBytes / 1024, 1)} kB`,
-            );
-        } finally {
-          await server.stop();
-        }
-      } finally {
+        const { loads, toTime } = await loadPages(opened.server.url);
+        loaded.push({ dialect, scale, counts, seedSeconds, loads, toTime });
+        for (const load of loads)
+          log(
+            `pages/${dialect} ×${scale} ${load.page}: ${load.apiRequests} API requests, ${round(load.apiBytes / 1024, 1)} kB`,
+          );
+      }
+      const requests = loaded.flatMap(({ toTime }) => [...toTime]);
+      const measured = await timeRequests(
+        requests.map(([, request]) => request),
+        options.quick ? 9 : 15,
+      );
+      let next = 0;
+      for (const { toTime, ...scaleResult } of loaded) {
+        const timings: ApiTiming[] = [...toTime].map(([key, request]) => {
+          const { baseUrl: _server, ...described } = request;
+          return { key, ...described, ...measured[next++]! };
+        });
+        results.push({ ...scaleResult, timings });
+      }
+    } finally {
+      for (const { database, server } of open.reverse()) {
+        await server?.stop();
         await database.drop();
       }
     }
@@ -148,13 +166,23 @@ export async function pagesBenchmark(options: PagesOptions): Promise<Section> {
   return pagesSection(results, { quick: options.quick, started, scales });
 }
 
-async function measurePages(baseUrl: string, samples: number): Promise<{ loads: PageLoad[]; timings: ApiTiming[] }> {
+/** A GET a page made (or a sorted or searched variant of its list), to be timed on the server it came from. */
+interface RequestToTime {
+  baseUrl: string;
+  url: string;
+  cookie: string;
+  page: string;
+  loadedByPage: boolean;
+}
+
+/** Loads every page in Chromium, then lists the GETs they made and their list variants, by key. */
+async function loadPages(baseUrl: string): Promise<{ loads: PageLoad[]; toTime: Map<string, RequestToTime> }> {
   const trainee = await signInApi(baseUrl, PAGES_TRAINEE);
   const admin = await signInApi(baseUrl, PAGES_ADMIN);
   const cookieOf = (as: PageSpec['as']) => (as === 'trainee' ? trainee.cookie : admin.cookie);
   const browser = await launchChromium();
   const loads: PageLoad[] = [];
-  const toTime = new Map<string, { url: string; cookie: string; page: string; loadedByPage: boolean }>();
+  const toTime = new Map<string, RequestToTime>();
   try {
     for (const spec of PAGES) {
       const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1280, height: 900 } });
@@ -174,7 +202,13 @@ async function measurePages(baseUrl: string, samples: number): Promise<{ loads: 
               ? known.page
               : 'several pages'
             : spec.name;
-        toTime.set(keyOf(method, url), { url, cookie: cookieOf(spec.as), page: pageName, loadedByPage: true });
+        toTime.set(keyOf(method, url), {
+          baseUrl,
+          url,
+          cookie: cookieOf(spec.as),
+          page: pageName,
+          loadedByPage: true,
+        });
         const path = url.split('?')[0]!;
         const variants = LIST_VARIANTS[path];
         if (!variants) continue;
@@ -188,6 +222,7 @@ async function measurePages(baseUrl: string, samples: number): Promise<{ loads: 
             const variantUrl = `${path}?${variant.toString()}`;
             if (!toTime.has(keyOf('GET', variantUrl)))
               toTime.set(keyOf('GET', variantUrl), {
+                baseUrl,
                 url: variantUrl,
                 cookie: cookieOf(spec.as),
                 page: spec.name,
@@ -200,6 +235,7 @@ async function measurePages(baseUrl: string, samples: number): Promise<{ loads: 
           for (const [key, term] of Object.entries(search)) searched.set(key, term);
           const searchUrl = `${path}?${searched.toString()}`;
           toTime.set(keyOf('GET', searchUrl), {
+            baseUrl,
             url: searchUrl,
             cookie: cookieOf(spec.as),
             page: spec.name,
@@ -212,16 +248,7 @@ async function measurePages(baseUrl: string, samples: number): Promise<{ loads: 
   } finally {
     await browser.close();
   }
-  // One pass over every request first: the first requests after the browser closed otherwise pay for the
-  // server's caches and code warming up (the bell's request, timed first, showed several times its own cost).
-  for (const request of toTime.values())
-    await fetch(`${baseUrl}${request.url}`, { headers: { cookie: request.cookie } }).then((response) =>
-      response.arrayBuffer(),
-    );
-  const timings: ApiTiming[] = [];
-  for (const [key, request] of toTime)
-    timings.push({ key, ...request, ...(await timeRequest(baseUrl, request.url, request.cookie, samples)) });
-  return { loads, timings };
+  return { loads, toTime };
 }
 
 async function loadPage(page: Page, spec: PageSpec): Promise<PageLoad> {
@@ -279,26 +306,36 @@ async function loadPage(page: Page, spec: PageSpec): Promise<PageLoad> {
   };
 }
 
-/** Time to the last byte of a GET from this machine (loopback): the server's time plus a fraction of a ms. */
-async function timeRequest(
-  baseUrl: string,
-  url: string,
-  cookie: string,
+/**
+ * Time to the last byte of each GET from this machine (loopback): the server's time plus a fraction of a ms.
+ * The samples go round all the requests in turn, every scale's server in the same round, 2 warm-up rounds then `samples` measured ones, so a pause of
+ * the machine (another process, a collection) costs every request one sample instead of one request its median,
+ * and the first requests after the browser closed, which pay for the server's caches and code warming up (the
+ * bell's request, timed first, showed several times its own cost), fall in the warm-up rounds.
+ */
+async function timeRequests(
+  requests: { baseUrl: string; url: string; cookie: string }[],
   samples: number,
-): Promise<Omit<ApiTiming, 'key' | 'url' | 'page' | 'loadedByPage'>> {
-  const times: number[] = [];
-  let status = 0;
-  let bytes = 0;
-  for (let index = 0; index < samples + 2; index += 1) {
-    const started = performance.now();
-    const response = await fetch(`${baseUrl}${url}`, { headers: { cookie } });
-    const body = await response.arrayBuffer();
-    if (index >= 2) times.push(performance.now() - started);
-    status = response.status;
-    bytes = body.byteLength;
+): Promise<Omit<ApiTiming, 'key' | 'url' | 'page' | 'loadedByPage'>[]> {
+  const times = requests.map((): number[] => []);
+  const last = requests.map(() => ({ status: 0, bytes: 0 }));
+  for (let pass = 0; pass < samples + 2; pass += 1) {
+    for (const [index, request] of requests.entries()) {
+      const started = performance.now();
+      const response = await fetch(`${request.baseUrl}${request.url}`, { headers: { cookie: request.cookie } });
+      const body = await response.arrayBuffer();
+      if (pass >= 2) times[index]!.push(performance.now() - started);
+      last[index] = { status: response.status, bytes: body.byteLength };
+    }
   }
-  times.sort((a, b) => a - b);
-  return { status, bytes, medianMs: round(quantile(times, 0.5), 2), p90Ms: round(quantile(times, 0.9), 2) };
+  return times.map((measured, index) => {
+    measured.sort((a, b) => a - b);
+    return {
+      ...last[index]!,
+      medianMs: round(quantile(measured, 0.5), 2),
+      p90Ms: round(quantile(measured, 0.9), 2),
+    };
+  });
 }
 
 /** The report section from measured results (exported so saved results can be rendered again). */
@@ -315,8 +352,8 @@ export function pagesSection(
     'events, 100,000 audit entries. Each page is loaded once in Chromium (1280 px, the production build, signed in through',
     'the API) until no API request has been in flight for 1 s; every request it started is counted (the notification stream',
     'included), bytes as transferred (the static files compressed). Then each GET it made, and the same list sorted by every column both ways and',
-    `searched, is replayed from this machine: after one pass over all of them, the median of ${meta.quick ? 9 : 15} runs after 2 warm-ups is`,
-    'the server time.',
+    `searched, is replayed from this machine: they are requested in turn, 2 rounds of warm-up`,
+    `then ${meta.quick ? 9 : 15} measured rounds, and the median of each request's measured times is the server time.`,
     'The trainee measured holds the same 20 runs at every scale, so only the data around it grows.',
     'Training programmes: 20 cohorts of 30 trainees and 10 learning paths of 5 scenarios per unit of scale, four assignments per',
     'cohort and one per ten trainees, certificates for one trainee in twenty; the measured cohort (with the trainee), path',
