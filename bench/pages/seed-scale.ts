@@ -12,6 +12,7 @@ import SQLite, { type BetterSqlite3 } from '../../apps/server/src/db/sqlite-driv
 import pg from 'pg';
 import type { ScenarioDefinition } from '@tradecraft/shared';
 import { loadConfig } from '../../apps/server/src/config';
+import { withSecondaryIndexesRebuilt } from '../../apps/server/src/db/bulk-load';
 import { migrateToLatest, openDatabase, type Dialect } from '../../apps/server/src/db/database';
 import { hashPassword } from '../../apps/server/src/features/auth/passwords';
 import { loadBuiltinScenarios } from '../../apps/server/src/features/scenarios/scenarios.loader';
@@ -333,118 +334,124 @@ export async function seedScale(target: SeedTarget, scale: number): Promise<Scal
     const inProgress = new Set<string>();
     const SLICE = 50_000;
     const spanMs = 365 * DAY_MS;
-    for (let start = 0; start < counts.runs + TRAINEE_RUNS; start += SLICE) {
-      const runRows: unknown[][] = [];
-      const decisionRows: unknown[][] = [];
-      for (let index = start; index < Math.min(start + SLICE, counts.runs + TRAINEE_RUNS); index += 1) {
-        const mine = index >= counts.runs; // the measured trainee's runs come last, on the first built-ins
-        const scenario = mine ? scenarios[(index - counts.runs) % builtins.length]! : pick(scenarios);
-        const steps = scenario.definition.steps;
-        const userId = mine ? traineeId : pick(students);
-        const roll = random();
-        const rolled = roll < 0.6 ? 'completed' : roll < 0.85 ? 'in_progress' : 'ended';
-        // A person has at most one run of a scenario in progress (the product's rule, held by a unique index).
-        const inProgressKey = `${userId}\u0000${scenario.id}`;
-        const status = rolled === 'in_progress' && inProgress.has(inProgressKey) ? 'ended' : rolled;
-        if (status === 'in_progress') inProgress.add(inProgressKey);
-        const startedMs = mine
-          ? now - (TRAINEE_RUNS - (index - counts.runs)) * DAY_MS
-          : now - spanMs + Math.floor(((index + random()) / counts.runs) * spanMs);
-        const answered =
-          status === 'completed'
-            ? Math.min(steps.length, 2 + Math.floor(random() * 5))
-            : Math.floor(random() * Math.min(4, steps.length));
-        const runId = randomUUID();
-        let score = 0;
-        for (let seq = 1; seq <= answered; seq += 1) {
-          const step = steps[seq - 1]!;
-          // A choice step gets a real option; other kinds a full or empty credit, as their answers' text is not read here.
-          const optionIndex =
-            step.kind !== 'choice'
-              ? -1
-              : random() < 0.65
-                ? step.correct_option
-                : Math.floor(random() * step.options.length);
-          const correct = step.kind === 'choice' ? optionIndex === step.correct_option : random() < 0.65;
-          if (correct) score += 1;
-          const decision = step.kind === 'choice' ? step.options[optionIndex]!.text : 'An answer';
-          decisionRows.push([
+    // The history tables are written with their secondary indexes dropped and built again afterwards.
+    const history = openDatabase(
+      target.databaseUrl ? { databaseUrl: target.databaseUrl } : { sqliteFile: target.sqliteFile! },
+    );
+    await withSecondaryIndexesRebuilt(history.db, ['runs', 'run_decisions', 'audit_log'], async () => {
+      for (let start = 0; start < counts.runs + TRAINEE_RUNS; start += SLICE) {
+        const runRows: unknown[][] = [];
+        const decisionRows: unknown[][] = [];
+        for (let index = start; index < Math.min(start + SLICE, counts.runs + TRAINEE_RUNS); index += 1) {
+          const mine = index >= counts.runs; // the measured trainee's runs come last, on the first built-ins
+          const scenario = mine ? scenarios[(index - counts.runs) % builtins.length]! : pick(scenarios);
+          const steps = scenario.definition.steps;
+          const userId = mine ? traineeId : pick(students);
+          const roll = random();
+          const rolled = roll < 0.6 ? 'completed' : roll < 0.85 ? 'in_progress' : 'ended';
+          // A person has at most one run of a scenario in progress (the product's rule, held by a unique index).
+          const inProgressKey = `${userId}\u0000${scenario.id}`;
+          const status = rolled === 'in_progress' && inProgress.has(inProgressKey) ? 'ended' : rolled;
+          if (status === 'in_progress') inProgress.add(inProgressKey);
+          const startedMs = mine
+            ? now - (TRAINEE_RUNS - (index - counts.runs)) * DAY_MS
+            : now - spanMs + Math.floor(((index + random()) / counts.runs) * spanMs);
+          const answered =
+            status === 'completed'
+              ? Math.min(steps.length, 2 + Math.floor(random() * 5))
+              : Math.floor(random() * Math.min(4, steps.length));
+          const runId = randomUUID();
+          let score = 0;
+          for (let seq = 1; seq <= answered; seq += 1) {
+            const step = steps[seq - 1]!;
+            // A choice step gets a real option; other kinds a full or empty credit, as their answers' text is not read here.
+            const optionIndex =
+              step.kind !== 'choice'
+                ? -1
+                : random() < 0.65
+                  ? step.correct_option
+                  : Math.floor(random() * step.options.length);
+            const correct = step.kind === 'choice' ? optionIndex === step.correct_option : random() < 0.65;
+            if (correct) score += 1;
+            const decision = step.kind === 'choice' ? step.options[optionIndex]!.text : 'An answer';
+            decisionRows.push([
+              runId,
+              seq,
+              step.id,
+              optionIndex,
+              correct ? 1 : 0,
+              decision,
+              correct ? '✅ Correct!' : '❌ Incorrect.',
+              step.mitre_attack ?? null,
+              4000 + Math.floor(random() * 60_000),
+              iso(startedMs + seq * 60_000),
+              step.kind,
+              correct ? 1000 : 0,
+            ]);
+          }
+          decisions += answered;
+          const finished = status === 'in_progress' ? null : iso(startedMs + (answered + 1) * 60_000);
+          runRows.push([
             runId,
-            seq,
-            step.id,
-            optionIndex,
-            correct ? 1 : 0,
-            decision,
-            correct ? '✅ Correct!' : '❌ Incorrect.',
-            step.mitre_attack ?? null,
-            4000 + Math.floor(random() * 60_000),
-            iso(startedMs + seq * 60_000),
-            step.kind,
-            correct ? 1000 : 0,
+            userId,
+            scenario.id,
+            scenario.name,
+            steps.length,
+            steps[Math.min(answered, steps.length - 1)]!.id,
+            0,
+            null,
+            score * 1000,
+            status === 'completed' ? answered : steps.length,
+            answered,
+            steps.length,
+            status,
+            iso(startedMs),
+            finished,
+            finished ?? iso(startedMs),
+            scenario.versionId,
           ]);
         }
-        decisions += answered;
-        const finished = status === 'in_progress' ? null : iso(startedMs + (answered + 1) * 60_000);
-        runRows.push([
-          runId,
-          userId,
-          scenario.id,
-          scenario.name,
-          steps.length,
-          steps[Math.min(answered, steps.length - 1)]!.id,
-          0,
-          null,
-          score * 1000,
-          status === 'completed' ? answered : steps.length,
-          answered,
-          steps.length,
-          status,
-          iso(startedMs),
-          finished,
-          finished ?? iso(startedMs),
-          scenario.versionId,
-        ]);
+        await writer.insert('runs', runColumns, runRows);
+        await writer.insert('run_decisions', decisionColumns, decisionRows);
       }
-      await writer.insert('runs', runColumns, runRows);
-      await writer.insert('run_decisions', decisionColumns, decisionRows);
-    }
 
-    // Audit entries, oldest first, from the admins of the seeded set.
-    const actions: [string, string, (n: number) => string][] = [
-      [
-        'approve user',
-        'Pending Approvals',
-        (n) => `Approved seed-${String(n).padStart(6, '0')}@seed.tradecraft.test as student`,
-      ],
-      [
-        'update user',
-        'Manage Users',
-        (n) => `Changed designation of seed-${String(n).padStart(6, '0')}@seed.tradecraft.test`,
-      ],
-      ['delete scenario', 'Scenario Configurator', (n) => `Deleted scenario "Variant ${n}" (bench-${n})`],
-      [
-        'upload scenario',
-        'Upload Scenario',
-        (n) => `Uploaded scenario "Variant ${n}" from variant-${n}.yaml, 4096 bytes, 6 steps`,
-      ],
-      ['change difficulty', 'Difficulty Adjuster', (n) => `Platform difficulty set to ${(n % 5) + 1}`],
-      ['export login activity', 'User Monitoring', () => 'Exported user_login_logs.csv'],
-    ];
-    const actors = admins.length > 0 ? admins : [PAGES_ADMIN.email];
-    for (let start = 0; start < counts.audit; start += SLICE) {
-      const rows: unknown[][] = [];
-      for (let index = start; index < Math.min(start + SLICE, counts.audit); index += 1) {
-        const [action, screen, details] = pick(actions);
-        rows.push([
-          pick(actors),
-          action,
-          details(index + 1),
-          screen,
-          iso(now - spanMs + Math.floor(((index + random()) / counts.audit) * spanMs)),
-        ]);
+      // Audit entries, oldest first, from the admins of the seeded set.
+      const actions: [string, string, (n: number) => string][] = [
+        [
+          'approve user',
+          'Pending Approvals',
+          (n) => `Approved seed-${String(n).padStart(6, '0')}@seed.tradecraft.test as student`,
+        ],
+        [
+          'update user',
+          'Manage Users',
+          (n) => `Changed designation of seed-${String(n).padStart(6, '0')}@seed.tradecraft.test`,
+        ],
+        ['delete scenario', 'Scenario Configurator', (n) => `Deleted scenario "Variant ${n}" (bench-${n})`],
+        [
+          'upload scenario',
+          'Upload Scenario',
+          (n) => `Uploaded scenario "Variant ${n}" from variant-${n}.yaml, 4096 bytes, 6 steps`,
+        ],
+        ['change difficulty', 'Difficulty Adjuster', (n) => `Platform difficulty set to ${(n % 5) + 1}`],
+        ['export login activity', 'User Monitoring', () => 'Exported user_login_logs.csv'],
+      ];
+      const actors = admins.length > 0 ? admins : [PAGES_ADMIN.email];
+      for (let start = 0; start < counts.audit; start += SLICE) {
+        const rows: unknown[][] = [];
+        for (let index = start; index < Math.min(start + SLICE, counts.audit); index += 1) {
+          const [action, screen, details] = pick(actions);
+          rows.push([
+            pick(actors),
+            action,
+            details(index + 1),
+            screen,
+            iso(now - spanMs + Math.floor(((index + random()) / counts.audit) * spanMs)),
+          ]);
+        }
+        await writer.insert('audit_log', ['actor', 'action', 'details', 'screen', 'at'], rows);
       }
-      await writer.insert('audit_log', ['actor', 'action', 'details', 'screen', 'at'], rows);
-    }
+    }).finally(() => history.db.destroy());
     const programmes = await seedProgrammes(writer, {
       counts,
       random,
