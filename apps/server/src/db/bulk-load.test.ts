@@ -57,7 +57,10 @@ describe('loading many rows with the secondary indexes rebuilt afterwards', () =
       password_hash: 'x',
       first_name: 'Bulk',
       last_name: 'Load',
+      designation: '',
       role: 'student' as const,
+      disabled: 0,
+      failed_attempts: 0,
       created_at: '2026-01-01T00:00:00.000Z',
       updated_at: '2026-01-01T00:00:00.000Z',
     };

@@ -39,6 +39,7 @@ import {
   findCohort,
   findScenarioDefinition,
   listMembers,
+  libraryChanges,
   listPublishedScenarios,
   scenarioDefinitions,
   medianTimes,
@@ -188,8 +189,8 @@ const MAX_REMEDIATION = 4;
 /** What each step of a scenario trains, in step order. */
 type StepsTrained = { technique: string | null; skill: Skill }[];
 
-// What a scenario trains changes only with its content: kept by what changes with every edit, so remediation reads
-// the definitions of new or changed scenarios only, not every scenario's on every request.
+// What a scenario trains changes only with its content: kept by what changes with every edit, so a new library
+// reads the definitions of new or changed scenarios only, not every scenario's.
 const STEPS_TRAINED_KEPT = 5000;
 const stepsTrainedByContent = new BoundedMap<string, StepsTrained>(STEPS_TRAINED_KEPT);
 const contentKey = (row: { id: string; content_hash: string; updated_at: string; current_version_id: string | null }) =>
@@ -219,6 +220,67 @@ async function stepsTrained(
   return new Map(scenarios.map((scenario) => [scenario.id, stepsTrainedByContent.get(contentKey(scenario))!]));
 }
 
+type RemediationItem = Remediation['scenarios'][number];
+
+/**
+ * The published library by what it trains. Its scenarios are in the order remediation breaks ties in (easiest
+ * first, then by name), so a scenario's place in the list is its tie-break; `byKey` lists, for each technique and
+ * skill, the scenarios that train it, and `positions` where each scenario first trains each (its `trains` list
+ * follows its steps).
+ */
+interface TrainingLibrary {
+  scenarios: Omit<RemediationItem, 'trains'>[];
+  byKey: Map<string, number[]>;
+  positions: Map<string, number>[];
+}
+
+async function loadTrainingLibrary(db: Db): Promise<TrainingLibrary> {
+  const published = await listPublishedScenarios(db);
+  const trainedBy = await stepsTrained(db, published);
+  published.sort((a, b) => a.difficulty - b.difficulty || a.name.localeCompare(b.name));
+  const byKey = new Map<string, number[]>();
+  const positions = published.map((scenario, index) => {
+    const firstAt = new Map<string, number>();
+    (trainedBy.get(scenario.id) ?? []).forEach(({ technique, skill }, position) => {
+      for (const key of technique ? [technique, skill] : [skill]) {
+        if (firstAt.has(key)) continue;
+        firstAt.set(key, position);
+        const trainers = byKey.get(key) ?? [];
+        trainers.push(index);
+        byKey.set(key, trainers);
+      }
+    });
+    return firstAt;
+  });
+  return {
+    scenarios: published.map(({ id, name, type, difficulty }) => ({ id, name, type, difficulty })),
+    byKey,
+    positions,
+  };
+}
+
+/**
+ * The training library as of the library's change count (a trigger moves it on with every write to scenarios,
+ * migration 2026_11_26_0500): read again only after a change, by any server, so remediation's time does not grow
+ * with the library. The count is read before the library, so a change made meanwhile is never taken for the
+ * count it follows.
+ */
+let trainingLibrary: { changes: number; library: Promise<TrainingLibrary> } | null = null;
+
+async function currentTrainingLibrary(db: Db): Promise<TrainingLibrary> {
+  const changes = await libraryChanges(db);
+  if (changes === null) return loadTrainingLibrary(db);
+  if (trainingLibrary?.changes !== changes) {
+    const library = loadTrainingLibrary(db);
+    trainingLibrary = { changes, library };
+    // A failed read is not kept: the next request reads again.
+    library.catch(() => {
+      if (trainingLibrary?.library === library) trainingLibrary = null;
+    });
+  }
+  return trainingLibrary.library;
+}
+
 /** A trainee's weakest techniques and skills and the published scenarios that train them. */
 export async function remediation(db: Db, viewer: User, userId: string): Promise<Remediation> {
   const trainee = userId === viewer.id ? viewer : await findUserById(db, userId);
@@ -239,47 +301,37 @@ export async function remediation(db: Db, viewer: User, userId: string): Promise
     .sort((a, b) => a.percent - b.percent || a.skill.localeCompare(b.skill))
     .slice(0, 3);
 
-  const techniqueWeight = new Map(weakTechniques.map((technique, index) => [technique.id, MAX_WEAK - index]));
-  const skillWeight = new Map(weakSkills.map((skill, index) => [skill.skill, 3 - index]));
-  const published = techniqueWeight.size + skillWeight.size === 0 ? [] : await listPublishedScenarios(db);
-  const trainedBy = await stepsTrained(db, published);
-  const ranked = published.flatMap((scenario) => {
-    const trains = new Set<string>();
-    let weight = 0;
-    for (const { technique, skill } of trainedBy.get(scenario.id) ?? []) {
-      if (technique && techniqueWeight.has(technique) && !trains.has(technique)) {
-        trains.add(technique);
-        weight += techniqueWeight.get(technique)! * 2;
-      }
-      if (skillWeight.has(skill) && !trains.has(skill)) {
-        trains.add(skill);
-        weight += skillWeight.get(skill)!;
-      }
-    }
-    if (weight === 0) return [];
-    return [
-      {
-        weight,
-        item: {
-          id: scenario.id,
-          name: scenario.name,
-          type: scenario.type,
-          difficulty: scenario.difficulty,
-          trains: [...trains].map((key) =>
-            key in SKILL_LABELS ? SKILL_LABELS[key as keyof typeof SKILL_LABELS] : techniqueLabel(key),
-          ),
-        },
-      },
-    ];
-  });
-  ranked.sort(
-    (a, b) => b.weight - a.weight || a.item.difficulty - b.item.difficulty || a.item.name.localeCompare(b.item.name),
-  );
+  // A weak technique weighs twice its rank from the end, a weak skill its rank; each counts once per scenario.
+  const weights = new Map<string, number>([
+    ...weakTechniques.map((technique, index): [string, number] => [technique.id, (MAX_WEAK - index) * 2]),
+    ...weakSkills.map((skill, index): [string, number] => [skill.skill, 3 - index]),
+  ]);
+  const library = weights.size === 0 ? null : await currentTrainingLibrary(db);
+  // Only the scenarios that train a weak technique or skill are looked at, through the library's index; ties go
+  // to the library's order (easiest first, then by name), and only the chosen few are described.
+  const weightOf = new Map<number, number>();
+  for (const [key, weight] of weights)
+    for (const index of library?.byKey.get(key) ?? []) weightOf.set(index, (weightOf.get(index) ?? 0) + weight);
+  const chosen = [...weightOf]
+    .sort(([a, weightA], [b, weightB]) => weightB - weightA || a - b)
+    .slice(0, MAX_REMEDIATION)
+    .map(([index]): RemediationItem => {
+      const firstAt = library!.positions[index]!;
+      const trains = [...weights.keys()]
+        .filter((key) => firstAt.has(key))
+        .sort((a, b) => firstAt.get(a)! - firstAt.get(b)!);
+      return {
+        ...library!.scenarios[index]!,
+        trains: trains.map((key) =>
+          key in SKILL_LABELS ? SKILL_LABELS[key as keyof typeof SKILL_LABELS] : techniqueLabel(key),
+        ),
+      };
+    });
   return {
     trainee: personOf(trainee),
     weakTechniques,
     weakSkills,
-    scenarios: ranked.slice(0, MAX_REMEDIATION).map((entry) => entry.item),
+    scenarios: chosen,
   };
 }
 

@@ -313,7 +313,20 @@ export function findScenarioDefinition(db: DbOrTrx, id: string) {
 }
 
 /**
- * Every published scenario, without its definition: remediation reads the definitions of new or changed ones only,
+ * How many times the scenario library has changed: a trigger adds one with every write to scenarios (migration
+ * 2026_11_26_0500); null on a database that has not counted yet.
+ */
+export async function libraryChanges(db: DbOrTrx): Promise<number | null> {
+  const row = await db
+    .selectFrom('row_counts')
+    .select('value')
+    .where('name', '=', 'scenarios:changes')
+    .executeTakeFirst();
+  return row ? Number(row.value) : null;
+}
+
+/**
+ * Every published scenario, without its definition: a new library reads the definitions of new or changed ones only,
  * recognised by what changes with every edit (content hash, last update, published version).
  */
 export function listPublishedScenarios(db: DbOrTrx) {

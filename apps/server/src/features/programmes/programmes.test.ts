@@ -805,6 +805,81 @@ describe('training programmes', () => {
       expect(trainsOf(mineNow).some((label) => label.includes('T1059'))).toBe(true);
       const afterEdit = (await call('GET', '/api/remediation/mine', undefined, trainee.cookie)).json();
       expect(trainsOf(afterEdit).some((label) => label.includes('T1059'))).toBe(false);
+
+      // The server keeps the library in memory between changes: a scenario written since (here straight into the
+      // database, as another server would) is recommended at once, and one deleted since is not.
+      const added = await insertScenario(t.db, {
+        name: 'Newly published T1059',
+        steps: [{ id: 'a', technique: 'T1059' }, { id: 'b' }],
+      });
+      const idsOf = (answer: { scenarios: { id: string }[] }) => answer.scenarios.map((scenario) => scenario.id);
+      expect(idsOf((await call('GET', '/api/remediation/mine', undefined, trainee.cookie)).json())).toContain(added.id);
+      await t.db
+        .updateTable('scenarios')
+        .set({ deleted_at: new Date().toISOString() })
+        .where('id', '=', added.id)
+        .execute();
+      expect(idsOf((await call('GET', '/api/remediation/mine', undefined, trainee.cookie)).json())).not.toContain(
+        added.id,
+      );
+    });
+
+    it('ranks remediation by weight, then the easier scenario, then by name, each listing what it trains in step order', async () => {
+      const trainee = await t.userWithSession('student');
+      // The scenario the trainee played is deleted since, so only the four below train these techniques.
+      const played = await insertScenario(t.db, {
+        name: 'Played and gone',
+        steps: [
+          { id: 'one', technique: 'T1485' },
+          { id: 'two', technique: 'T1490' },
+        ],
+        deleted: true,
+      });
+      await insertRun(t.db, {
+        user: trainee.user,
+        scenario: played,
+        decisions: [
+          { stepId: 'one', correct: false, technique: 'T1485' },
+          { stepId: 'two', correct: false, technique: 'T1490' },
+        ],
+      });
+      const both = await insertScenario(t.db, {
+        name: 'Recovery drill',
+        difficulty: 2,
+        steps: [
+          { id: 'x', technique: 'T1490' },
+          { id: 'y', technique: 'T1485' },
+        ],
+      });
+      const harder = await insertScenario(t.db, {
+        name: 'Wipe response',
+        difficulty: 4,
+        steps: [{ id: 'a', technique: 'T1485' }],
+      });
+      const easier = await insertScenario(t.db, {
+        name: 'Another wipe',
+        difficulty: 1,
+        steps: [{ id: 'a', technique: 'T1485' }],
+      });
+      const firstByName = await insertScenario(t.db, {
+        name: 'Alpha wipe',
+        difficulty: 1,
+        steps: [{ id: 'a', technique: 'T1485' }],
+      });
+
+      const answer = (await call('GET', '/api/remediation/mine', undefined, trainee.cookie)).json();
+      expect(answer.weakTechniques.map((technique: { id: string }) => technique.id)).toEqual(['T1485', 'T1490']);
+      expect(answer.scenarios.map((scenario: { id: string }) => scenario.id)).toEqual([
+        both.id,
+        firstByName.id,
+        easier.id,
+        harder.id,
+      ]);
+      const trains: string[] = answer.scenarios[0].trains;
+      const at = (id: string) => trains.findIndex((label) => label.includes(id));
+      expect(at('T1490')).toBeGreaterThanOrEqual(0);
+      expect(at('T1490')).toBeLessThan(at('T1485'));
+      expect(answer.scenarios[1].trains.filter((label: string) => label.includes('T1490'))).toEqual([]);
     });
 
     it('analyses each step: reach, credit, options, discrimination, median time, attention first', async () => {
