@@ -69,8 +69,9 @@ function filteredAudit(db: DbOrTrx, filters: AuditFilters, texts: 'index' | 'sca
  * (docs/operations.md, "Searching and counting"). When they are few (an exact total of at most COUNT_CAP_MIN), the
  * page is sorted from them alone, rather than walking the sort's index from the top and testing every entry, which
  * reads the whole log when the matches are old. When there are more, the text is common: a walk finds a page among
- * the first entries it reads, and the walk stops after WALK_BUDGET entries per entry up to the page's end; a text found
- * only far down the order (long ago) is then sorted from its matches.
+ * the first entries it reads, and the walk stops after WALK_BUDGET entries per entry up to the page's end; when it
+ * found part of the page, the matches' density says how far a second walk must go (up to WALK_BUDGET_MAX). A text
+ * found only far down the order (long ago) is then sorted from its matches.
  */
 export async function listAuditEntries(
   db: DbOrTrx,
@@ -103,10 +104,15 @@ export async function listAuditEntries(
   if (count.total === 0) return { rows: [], ...count };
   // Deep pages count further than COUNT_CAP_MIN: that many matches are common text too (and too many keys to pass).
   if (count.totalIsLowerBound || count.total > COUNT_CAP_MIN) {
-    const walked = await auditPage(
-      recentAudit(db, filters, options, WALK_BUDGET * options.page * options.pageSize),
-      options,
-    );
+    const pageEnd = options.page * options.pageSize;
+    const firstWalk = WALK_BUDGET * pageEnd;
+    let walked = await auditPage(recentAudit(db, filters, options, firstWalk), options);
+    // Matches spread thinly (one in a few hundred entries): the first walk found part of the page. Their density
+    // says where the page ends; a second walk goes that far and a quarter more, within WALK_BUDGET_MAX.
+    const found = walked.length > 0 ? pageEnd - options.pageSize + walked.length : 0;
+    const reach = found > 0 ? Math.ceil((firstWalk * pageEnd * 1.25) / found) : Number.POSITIVE_INFINITY;
+    if (walked.length < options.pageSize && reach <= WALK_BUDGET_MAX * pageEnd)
+      walked = await auditPage(recentAudit(db, filters, options, reach), options);
     if (walked.length === options.pageSize) return { rows: walked, ...count };
     // Matches bunched far down the order (a common text, but only long ago): sorted from the matches instead.
     return {
@@ -120,6 +126,8 @@ export async function listAuditEntries(
 
 /** How far down the order a common text's page is looked for, in entries per entry up to the page's end. */
 const WALK_BUDGET = 100;
+/** How far a second walk may go, when the first found part of the page (entries per entry up to the page's end). */
+const WALK_BUDGET_MAX = 1000;
 
 /**
  * The first `budget` entries in the page's order (within the date range), the text filters tested on them alone:

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AUDIT_EXPORT_MESSAGES, type AuditPage } from '@tradecraft/shared';
@@ -238,6 +239,27 @@ describe('GET /api/audit/logs', () => {
         .reverse()
         .slice(10, 20),
     );
+  });
+
+  it('finds a page of a common text spread thinly (one entry in 120) by walking as far as its density says', async () => {
+    // 121,200 entries at one time, newest last (the order is then by key); every 120th, 1,010 in all, holds the
+    // text: past the 1,000 counted, so the page is walked, and too thin for the first walk to find all of it.
+    const rows = 121_200;
+    await sql`with recursive n(i) as (select 0 union all select i + 1 from n where i < ${rows - 1})
+      insert into audit_log (actor, action, details, screen, at)
+      select 'thin@example.com', 'thin ' || i, case when i % 120 = 7 then 'a THIN spread ' || i else 'chaff ' || i end,
+        'Audit Log', '2030-01-01T00:00:00.000Z'
+      from n`.execute(t.db);
+    const matching = Array.from({ length: rows }, (_, i) => i)
+      .filter((i) => i % 120 === 7)
+      .reverse()
+      .map((i) => `thin ${i}`);
+    expect(matching).toHaveLength(1010);
+
+    const first = await logs('details=thin%20spread&sort=timestamp&dir=desc');
+    expect(first).toMatchObject({ total: 1000, totalIsLowerBound: true });
+    expect(actions(first)).toEqual(matching.slice(0, 10));
+    expect(actions(await logs('details=thin%20spread&sort=timestamp&dir=desc&page=2'))).toEqual(matching.slice(10, 20));
   });
 
   it('is for admins only', async () => {

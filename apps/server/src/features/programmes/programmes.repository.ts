@@ -111,9 +111,14 @@ async function pageKeys(
   db: DbOrTrx,
   table: NamedTable,
   filter: { keptOnly: boolean; search: string },
-  { indexed, page, pageSize }: { indexed: string[] | null; page: number; pageSize: number },
+  {
+    indexed,
+    page,
+    pageSize,
+    fewAtMost = COUNT_CAP_MIN,
+  }: { indexed: string[] | null; page: number; pageSize: number; fewAtMost?: number },
 ): Promise<string[]> {
-  const few = indexed !== null && indexed.length <= COUNT_CAP_MIN;
+  const few = indexed !== null && indexed.length <= fewAtMost;
   const rows = db
     .selectFrom(table)
     .select([sql.ref<string>(`${table}.id`).as('id'), sql.ref<string>(`${table}.name`).as('name')])
@@ -339,15 +344,25 @@ export function listPublishedScenarios(db: DbOrTrx) {
     .execute();
 }
 
+/** The most matches a picker sorts alone (see scenarioChoices). */
+const CHOICES_SORTED_AT_MOST = 200;
+
 /**
  * Up to `limit` published scenarios by name (scenarios_name_sort_idx) whose name holds the search: a picker's
  * choices, found as a list's page is.
  */
 export async function scenarioChoices(db: DbOrTrx, search: string, limit: number) {
   const filter = { keptOnly: true, search };
-  const indexed = await indexedMatches(db, 'scenarios', filter, COUNT_CAP_MIN);
+  // A picker counts nothing: past CHOICES_SORTED_AT_MOST matches the text is common, and the name index walked
+  // finds the first names holding it sooner than sorting every match would.
+  const indexed = await indexedMatches(db, 'scenarios', filter, CHOICES_SORTED_AT_MOST);
   if (indexed?.length === 0) return [];
-  const ids = await pageKeys(db, 'scenarios', filter, { indexed, page: 1, pageSize: limit });
+  const ids = await pageKeys(db, 'scenarios', filter, {
+    indexed,
+    page: 1,
+    pageSize: limit,
+    fewAtMost: CHOICES_SORTED_AT_MOST,
+  });
   const rows =
     ids.length === 0
       ? []

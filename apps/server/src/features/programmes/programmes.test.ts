@@ -218,6 +218,19 @@ describe('training programmes', () => {
       expect(names(await call('GET', '/api/assignments/scenario-choices'))).toHaveLength(20);
     });
 
+    it('offers the first 20 names of a text more than 200 scenarios hold, read from the name index', async () => {
+      // Written newest name first, so the order comes from the sort, not from the insert.
+      for (let index = 204; index >= 0; index -= 1)
+        await insertScenario(t.db, { name: `Yankee common ${String(index).padStart(3, '0')}` });
+      await insertScenario(t.db, { name: 'Yankee common 000 deleted', deleted: true });
+      const common = await call('GET', '/api/assignments/scenario-choices?search=YANKEE%20common');
+      expect(common.statusCode, common.body).toBe(200);
+      expect(common.json().more).toBe(true);
+      expect(names(common)).toEqual(
+        Array.from({ length: 20 }, (_, index) => `Yankee common ${String(index).padStart(3, '0')}`),
+      );
+    });
+
     it('refuses bad list queries with a readable message', async () => {
       for (const url of [
         '/api/cohorts?page=0',
