@@ -115,13 +115,42 @@ export async function listAuditEntries(
       walked = await auditPage(recentAudit(db, filters, options, reach), options);
     if (walked.length === options.pageSize) return { rows: walked, ...count };
     // Matches bunched far down the order (a common text, but only long ago): sorted from the matches instead.
-    return {
-      rows: await auditPage(collectedFirst(db, filteredAudit(db, filters).select([...AUDIT_COLUMNS])), options),
-      ...count,
-    };
+    return { rows: await pageOfMatches(db, filteredAudit(db, filters), options), ...count };
   }
   const matches = indexed ? db.selectFrom('audit_log').where('id', 'in', indexed) : filteredAudit(db, filters);
-  return { rows: await auditPage(collectedFirst(db, matches.select([...AUDIT_COLUMNS])), options), ...count };
+  return { rows: await pageOfMatches(db, matches, options), ...count };
+}
+
+/**
+ * One page of the entries a query matches, sorted from the matches alone (collected first): only their keys and
+ * what the sort reads are collected and sorted, then the page's entries are read by key, so a few thousand
+ * matches are not copied whole to be sorted.
+ */
+async function pageOfMatches(
+  db: DbOrTrx,
+  matches: ReturnType<typeof filteredAudit>,
+  options: { sort: AuditSortColumn; dir: SortDirection; page: number; pageSize: number },
+): Promise<AuditRow[]> {
+  const keys = matches.select(['audit_log.id', 'audit_log.at']);
+  const sortKeys =
+    options.sort === 'timestamp' ? keys : keys.select(sql.ref<string | null>(options.sort).as(options.sort));
+  const page = await ordered(collectedFirst(db, sortKeys), options.sort, options.dir)
+    .limit(options.pageSize)
+    .offset((options.page - 1) * options.pageSize)
+    .execute();
+  if (page.length === 0) return [];
+  return ordered(
+    db
+      .selectFrom('audit_log')
+      .select([...AUDIT_COLUMNS])
+      .where(
+        'id',
+        'in',
+        page.map((row) => row.id),
+      ),
+    options.sort,
+    options.dir,
+  ).execute();
 }
 
 /** How far down the order a common text's page is looked for, in entries per entry up to the page's end. */
@@ -150,8 +179,8 @@ function recentAudit(
 }
 
 /** Audit rows in the order of a sort (each sort's index ends in the time and the key, both the same way). */
-function ordered<DB, TB extends keyof DB>(
-  query: SelectQueryBuilder<DB, TB, AuditRow>,
+function ordered<DB, TB extends keyof DB, O>(
+  query: SelectQueryBuilder<DB, TB, O>,
   sort: AuditSortColumn,
   dir: SortDirection,
 ) {
