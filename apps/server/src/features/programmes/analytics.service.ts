@@ -263,22 +263,22 @@ async function loadTrainingLibrary(db: Db): Promise<TrainingLibrary> {
  * The training library as of the library's change count (a trigger moves it on with every write to scenarios,
  * migration 2026_11_26_0500): read again only after a change, by any server, so remediation's time does not grow
  * with the library. The count is read before the library, so a change made meanwhile is never taken for the
- * count it follows.
+ * count it follows. Kept per database handle (tests run several databases in one process).
  */
-let trainingLibrary: { changes: number; library: Promise<TrainingLibrary> } | null = null;
+const trainingLibraries = new WeakMap<Db, { changes: number; library: Promise<TrainingLibrary> }>();
 
 async function currentTrainingLibrary(db: Db): Promise<TrainingLibrary> {
   const changes = await libraryChanges(db);
   if (changes === null) return loadTrainingLibrary(db);
-  if (trainingLibrary?.changes !== changes) {
-    const library = loadTrainingLibrary(db);
-    trainingLibrary = { changes, library };
-    // A failed read is not kept: the next request reads again.
-    library.catch(() => {
-      if (trainingLibrary?.library === library) trainingLibrary = null;
-    });
-  }
-  return trainingLibrary.library;
+  const kept = trainingLibraries.get(db);
+  if (kept?.changes === changes) return kept.library;
+  const library = loadTrainingLibrary(db);
+  trainingLibraries.set(db, { changes, library });
+  // A failed read is not kept: the next request reads again.
+  library.catch(() => {
+    if (trainingLibraries.get(db)?.library === library) trainingLibraries.delete(db);
+  });
+  return library;
 }
 
 /** A trainee's weakest techniques and skills and the published scenarios that train them. */
