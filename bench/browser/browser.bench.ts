@@ -34,7 +34,9 @@ interface RouteSize {
 
 interface LighthouseResult {
   route: string;
-  performance: number;
+  /** Null when Lighthouse could not score the page (`error` says why). */
+  performance: number | null;
+  error?: string;
   accessibility: number;
   metrics: Record<string, string>;
   /** Audits that lost points, with their titles. */
@@ -93,7 +95,12 @@ export async function browserBenchmark(options: BrowserOptions): Promise<Section
       { route: player, as: 'trainee' },
     ];
     for (const { route, as } of audited) {
-      const result = await runLighthouse(`${server.url}${route}`, cookieOf(as));
+      let result = await runLighthouse(`${server.url}${route}`, cookieOf(as));
+      // A run Lighthouse could not score (a trace it could not read) is run once more, and the reason kept.
+      if (result.performance === null) {
+        log(`lighthouse ${route}: no performance score (${result.error}); running it once more`);
+        result = await runLighthouse(`${server.url}${route}`, cookieOf(as));
+      }
       lighthouseResults.push({ ...result, route: route === player ? `${route} (player)` : route });
       log(`lighthouse ${route}: performance ${result.performance}, accessibility ${result.accessibility}`);
     }
@@ -204,7 +211,15 @@ async function runLighthouse(url: string, cookie: string | null): Promise<Omit<L
       )
       .map((audit) => `${audit.id}${audit.displayValue ? ` (${audit.displayValue})` : ''}`);
     return {
-      performance: lhr.categories.performance?.score ?? 0,
+      performance: lhr.categories.performance?.score ?? null,
+      ...(lhr.categories.performance?.score == null
+        ? {
+            error:
+              lhr.runtimeError?.message ??
+              Object.values(lhr.audits).find((audit) => audit.errorMessage)?.errorMessage ??
+              'no reason given',
+          }
+        : {}),
       accessibility: lhr.categories.accessibility?.score ?? 0,
       metrics: {
         FCP: metric('first-contentful-paint'),
@@ -239,8 +254,8 @@ function browserSection(
       {
         name: `lighthouse ${audit.route}: performance (desktop)`,
         target: '≥ 0.95',
-        measured: String(audit.performance),
-        pass: audit.performance >= 0.95,
+        measured: audit.performance === null ? `no score: ${audit.error}` : String(audit.performance),
+        pass: audit.performance !== null && audit.performance >= 0.95,
       },
       {
         name: `lighthouse ${audit.route}: accessibility`,
@@ -276,7 +291,7 @@ function browserSection(
       ['route', 'performance', 'accessibility', 'FCP', 'LCP', 'TBT', 'CLS', 'SI', 'audits below 0.9'],
       audits.map((audit) => [
         audit.route,
-        audit.performance,
+        audit.performance ?? '-',
         audit.accessibility,
         audit.metrics.FCP!,
         audit.metrics.LCP!,
