@@ -331,16 +331,15 @@ export async function libraryChanges(db: DbOrTrx): Promise<number | null> {
 }
 
 /**
- * Every published scenario, without its definition: a new library reads the definitions of new or changed ones only,
- * recognised by what changes with every edit (content hash, last update, published version).
+ * Every published scenario, without its definition and in no order (remediation sorts them its own way): a new
+ * library reads the definitions of new or changed ones only, recognised by what changes with every edit (content
+ * hash, last update, published version).
  */
 export function listPublishedScenarios(db: DbOrTrx) {
   return db
     .selectFrom('scenarios')
     .select(['id', 'name', 'type', 'difficulty', 'content_hash', 'updated_at', 'current_version_id'])
     .where('deleted_at', 'is', null)
-    .orderBy('difficulty')
-    .orderBy('name')
     .execute();
 }
 
