@@ -74,6 +74,15 @@ export interface AuditLogTable {
   at: string;
 }
 
+/**
+ * SQLite only (migration 2026_11_26_0600), one row kept by triggers: the audit log is in time order by key from
+ * `in_order_from` on, each entry there no earlier than any before it; `latest_at` is the latest time written.
+ */
+export interface AuditLogTimeOrderTable {
+  in_order_from: number;
+  latest_at: string;
+}
+
 export interface RateLimitsTable {
   key: string;
   count: number;
@@ -322,6 +331,7 @@ export interface Database {
   login_events: LoginEventsTable;
   login_emails: LoginEmailsTable;
   audit_log: AuditLogTable;
+  audit_log_time_order: AuditLogTimeOrderTable;
   rate_limits: RateLimitsTable;
   notifications: NotificationsTable;
   scenarios: ScenariosTable;

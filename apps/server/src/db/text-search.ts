@@ -5,13 +5,15 @@ import { isPostgresDb, type DbOrTrx } from './database';
 /**
  * The searched columns that have a trigram index on SQLite (migration 2026_11_25_0001): the FTS5 table, the key
  * it holds of each row, and the column's name in it. PostgreSQL serves the same searches with pg_trgm indexes.
+ * The audit log's index holds each entry's id negated (`-rowid`, migration 2026_11_26_0600), so that reading it
+ * forwards, which stops at a page, gives the newest entries first.
  */
 const SQLITE_SEARCH = {
   'login_emails.email': { fts: 'login_emails_search', key: 'rowid', column: 'email' },
-  'audit_log.actor': { fts: 'audit_log_search', key: 'rowid', column: 'actor' },
-  'audit_log.action': { fts: 'audit_log_search', key: 'rowid', column: 'action' },
-  'audit_log.details': { fts: 'audit_log_search', key: 'rowid', column: 'details' },
-  'audit_log.screen': { fts: 'audit_log_search', key: 'rowid', column: 'screen' },
+  'audit_log.actor': { fts: 'audit_log_search', key: '-rowid', column: 'actor' },
+  'audit_log.action': { fts: 'audit_log_search', key: '-rowid', column: 'action' },
+  'audit_log.details': { fts: 'audit_log_search', key: '-rowid', column: 'details' },
+  'audit_log.screen': { fts: 'audit_log_search', key: '-rowid', column: 'screen' },
   'users.email': { fts: 'users_search', key: 'id', column: 'email' },
   'users.full_name': { fts: 'users_search', key: 'id', column: 'full_name' },
   'users.designation': { fts: 'users_search', key: 'id', column: 'designation' },
@@ -19,9 +21,20 @@ const SQLITE_SEARCH = {
   'cohorts.name': { fts: 'cohorts_search', key: 'id', column: 'name' },
   'learning_paths.name': { fts: 'learning_paths_search', key: 'id', column: 'name' },
   'scenarios.name': { fts: 'scenarios_search', key: 'id', column: 'name' },
-} as const;
+} as const satisfies Record<string, { fts: string; key: 'rowid' | '-rowid' | 'id'; column: string }>;
 
 export type SearchedColumn = keyof typeof SQLITE_SEARCH;
+
+/** The key of each row an FTS table holds, as the source table has it (see SQLITE_SEARCH). */
+function keyInIndex(fts: string, key: 'rowid' | '-rowid' | 'id') {
+  return key === '-rowid' ? sql`-${sql.ref(`${fts}.rowid`)}` : sql.ref(`${fts}.${key}`);
+}
+
+/** An FTS table's rows in the order of their keys: on its own column, so the index reads its lists that way. */
+function keyOrder(fts: string, key: 'rowid' | '-rowid' | 'id', dir: 'asc' | 'desc') {
+  if (key !== '-rowid') return sql`${sql.ref(`${fts}.${key}`)} ${sql.raw(dir)}`;
+  return sql`${sql.ref(`${fts}.rowid`)} ${sql.raw(dir === 'asc' ? 'desc' : 'asc')}`;
+}
 
 /**
  * An FTS5 query for the rows where any of the columns holds the text: a phrase, its quotes doubled, under a column
@@ -59,7 +72,7 @@ export function containsText(
   if (isPostgresDb(db) || [...text].length < TRIGRAM) return like;
   const { fts, key: ftsKey } = SQLITE_SEARCH[searched];
   const phrase = phraseOf([searched], text);
-  return sql<SqlBool>`(${key} in (select ${sql.raw(ftsKey)} from ${sql.raw(fts)} where ${sql.raw(fts)} match ${phrase}) and ${like})`;
+  return sql<SqlBool>`(${key} in (select ${keyInIndex(fts, ftsKey)} from ${sql.raw(fts)} where ${sql.raw(fts)} match ${phrase}) and ${like})`;
 }
 
 /** What matchesThroughSearchIndex reads: see there. */
@@ -75,6 +88,12 @@ export interface IndexedSearch<V> {
   limit: number;
   /** A row holds every text (one per column, as the audit log's filters) or any (one text in several columns). */
   holding?: 'every' | 'any';
+  /**
+   * Rows in the order of their keys, skipping `offset` of them, read from the index in that order: cheap in the
+   * order the index holds its keys (ascending `rowid`, so the audit log's newest first), while the other way
+   * first loads the whole list of each of the text's trigrams.
+   */
+  inKeyOrder?: { dir: 'asc' | 'desc'; offset: number };
 }
 
 /**
@@ -85,7 +104,7 @@ export interface IndexedSearch<V> {
  * the candidates; the same LIKE as everywhere (in `conditions`) decides.
  */
 export async function matchesThroughSearchIndex<V>(db: DbOrTrx, search: IndexedSearch<V>): Promise<V[] | null> {
-  const { table, key, value, searches, conditions, limit, holding = 'every' } = search;
+  const { table, key, value, searches, conditions, limit, holding = 'every', inKeyOrder } = search;
   const indexed = searches.filter(({ text }) => [...text].length >= TRIGRAM);
   // A row holding any text may hold only one too short for the index: the index would miss it.
   if (isPostgresDb(db) || indexed.length === 0 || (holding === 'any' && indexed.length < searches.length)) return null;
@@ -93,8 +112,9 @@ export async function matchesThroughSearchIndex<V>(db: DbOrTrx, search: IndexedS
   if (indexed.some(({ column }) => SQLITE_SEARCH[column].fts !== fts)) return null;
   const match = matchOf(indexed, holding);
   const { rows } = await sql<{ value: V }>`select ${value} as value
-    from ${sql.table(fts)} join ${sql.table(table)} on ${key} = ${sql.ref(`${fts}.${ftsKey}`)}
+    from ${sql.table(fts)} join ${sql.table(table)} on ${key} = ${keyInIndex(fts, ftsKey)}
     where ${sql.table(fts)} match ${match} and ${sql.join(conditions, sql` and `)}
-    limit ${limit}`.execute(db);
+    ${inKeyOrder ? sql`order by ${keyOrder(fts, ftsKey, inKeyOrder.dir)}` : sql``}
+    limit ${limit} ${inKeyOrder ? sql`offset ${inKeyOrder.offset}` : sql``}`.execute(db);
   return rows.map((row) => row.value);
 }

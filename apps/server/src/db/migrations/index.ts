@@ -25,6 +25,7 @@ import * as manageUsersGrowth from './2026_11_26_0200_manage_users_growth';
 import * as programmesLists from './2026_11_26_0300_programmes_lists';
 import * as countsByQuarterHour from './2026_11_26_0400_counts_by_quarter_hour';
 import * as scenarioLibraryChanges from './2026_11_26_0500_scenario_library_changes';
+import * as auditLogNewestFirst from './2026_11_26_0600_audit_log_newest_first';
 
 /** Every migration, by name; names sort in the order they run. Add new ones at the end. */
 export const migrations: Record<string, Migration> = {
@@ -54,4 +55,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0300_programmes_lists': programmesLists,
   '2026_11_26_0400_counts_by_quarter_hour': countsByQuarterHour,
   '2026_11_26_0500_scenario_library_changes': scenarioLibraryChanges,
+  '2026_11_26_0600_audit_log_newest_first': auditLogNewestFirst,
 };

@@ -4,7 +4,7 @@ import type { DbOrTrx } from '../../db/database';
 import { collectedFirst } from '../../db/collected-first';
 import { boundedCount, boundedTotal, COUNT_CAP_MIN, countCapFor, type BoundedTotal } from '../../db/bounded-count';
 import { containsIgnoringCase } from '../../db/contains';
-import { containsText, matchesThroughSearchIndex } from '../../db/text-search';
+import { containsText, matchesThroughSearchIndex, type SearchedColumn } from '../../db/text-search';
 import { keysetBatches } from '../../db/keyset-batches';
 
 export interface AuditFilters {
@@ -102,16 +102,26 @@ export async function listAuditEntries(
     ? boundedTotal(indexed.length, cap)
     : await boundedCount(db, filteredAudit(db, filters).select('id'), cap);
   if (count.total === 0) return { rows: [], ...count };
+  if (indexed && options.sort === 'timestamp') {
+    const page = await pageInKeyOrder(db, filters, searches, options);
+    if (page) return { rows: page, ...count };
+  }
   // Deep pages count further than COUNT_CAP_MIN: that many matches are common text too (and too many keys to pass).
   if (count.totalIsLowerBound || count.total > COUNT_CAP_MIN) {
     const pageEnd = options.page * options.pageSize;
     const firstWalk = WALK_BUDGET * pageEnd;
     let walked = await auditPage(recentAudit(db, filters, options, firstWalk), options);
     // Matches spread thinly (one in a few hundred entries): the first walk found part of the page. Their density
-    // says where the page ends; a second walk goes that far and a quarter more, within WALK_BUDGET_MAX.
+    // says where the page ends; a second walk goes that far and a quarter more, within WALK_BUDGET_MAX, unless
+    // the matches the density expects in the whole log are fewer than the entries it would read: sorting those
+    // costs less.
     const found = walked.length > 0 ? pageEnd - options.pageSize + walked.length : 0;
     const reach = found > 0 ? Math.ceil((firstWalk * pageEnd * 1.25) / found) : Number.POSITIVE_INFINITY;
-    if (walked.length < options.pageSize && reach <= WALK_BUDGET_MAX * pageEnd)
+    if (
+      walked.length < options.pageSize &&
+      reach <= WALK_BUDGET_MAX * pageEnd &&
+      reach < (found / firstWalk) * (await auditLogSpan(db))
+    )
       walked = await auditPage(recentAudit(db, filters, options, reach), options);
     if (walked.length === options.pageSize) return { rows: walked, ...count };
     // Matches bunched far down the order (a common text, but only long ago): sorted from the matches instead.
@@ -119,6 +129,43 @@ export async function listAuditEntries(
   }
   const matches = indexed ? db.selectFrom('audit_log').where('id', 'in', indexed) : filteredAudit(db, filters);
   return { rows: await pageOfMatches(db, matches, options), ...count };
+}
+
+/**
+ * On SQLite, a page sorted by time read from the trigram index in the order of its keys, which is the order of
+ * time from the key `audit_log_time_order` names on (migration 2026_11_26_0600): newest first, the index stops at
+ * the page, however many entries match. Oldest first only when the whole log is in order. Null unless the page is
+ * full: its entries then come before any outside the ordered part; a short page may be missing some of those.
+ */
+async function pageInKeyOrder(
+  db: DbOrTrx,
+  filters: AuditFilters,
+  searches: { column: SearchedColumn; text: string }[],
+  options: { dir: SortDirection; page: number; pageSize: number },
+): Promise<AuditRow[] | null> {
+  const inOrderFrom = sql`(select in_order_from from audit_log_time_order)`;
+  const inOrder =
+    options.dir === 'desc'
+      ? sql<SqlBool>`${sql.ref('audit_log.id')} >= ${inOrderFrom}`
+      : sql<SqlBool>`${inOrderFrom} <= (select coalesce(min(id), 0) from audit_log)`;
+  const ids = await matchesThroughSearchIndex(db, {
+    table: 'audit_log',
+    key: sql.ref('audit_log.id'),
+    value: sql.ref<number>('audit_log.id'),
+    searches,
+    conditions: [...auditConditions(db, filters, 'scan'), inOrder],
+    limit: options.pageSize,
+    inKeyOrder: { dir: options.dir, offset: (options.page - 1) * options.pageSize },
+  });
+  if (!ids || ids.length < options.pageSize) return null;
+  return ordered(
+    db
+      .selectFrom('audit_log')
+      .select([...AUDIT_COLUMNS])
+      .where('id', 'in', ids),
+    'timestamp',
+    options.dir,
+  ).execute();
 }
 
 /**
@@ -151,6 +198,19 @@ async function pageOfMatches(
     options.sort,
     options.dir,
   ).execute();
+}
+
+/** How many entries the log holds, about: the span of its keys (each end one read of the key's index). */
+async function auditLogSpan(db: DbOrTrx): Promise<number> {
+  // Two queries of one aggregate each: SQLite reads an index's end only for a query's lone min() or max().
+  const end = (which: 'min' | 'max') =>
+    db
+      .selectFrom('audit_log')
+      .select((eb) => eb.fn[which]<number | null>('id').as('id'))
+      .executeTakeFirst()
+      .then((row) => (row?.id == null ? null : Number(row.id)));
+  const [first, last] = await Promise.all([end('min'), end('max')]);
+  return first === null || last === null ? 0 : last - first + 1;
 }
 
 /** How far down the order a common text's page is looked for, in entries per entry up to the page's end. */

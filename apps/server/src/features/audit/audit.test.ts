@@ -241,7 +241,7 @@ describe('GET /api/audit/logs', () => {
     );
   });
 
-  it('finds a page of a common text spread thinly (one entry in 120) by walking as far as its density says', async () => {
+  it('finds a page of a common text spread thinly (one entry in 120), more entries than the 1,000 counted', async () => {
     // 121,200 entries at one time, newest last (the order is then by key); every 120th, 1,010 in all, holds the
     // text: past the 1,000 counted, so the page is walked, and too thin for the first walk to find all of it.
     const rows = 121_200;
@@ -260,6 +260,33 @@ describe('GET /api/audit/logs', () => {
     expect(first).toMatchObject({ total: 1000, totalIsLowerBound: true });
     expect(actions(first)).toEqual(matching.slice(0, 10));
     expect(actions(await logs('details=thin%20spread&sort=timestamp&dir=desc&page=2'))).toEqual(matching.slice(10, 20));
+  });
+
+  it('sorts a search by time however the entries were written: one written with an earlier time lands in its place', async () => {
+    // Sixty entries an hour apart, one backdated between the 5th and 6th, then sixty more (all hold "marker").
+    const hour = (n: number) => new Date(Date.UTC(2027, 0, 1) + n * 3_600_000).toISOString();
+    const entry = (n: number, label: string) => ({
+      actor: 'clock@example.com',
+      action: label,
+      details: `marker ${label}`,
+      at: hour(n),
+    });
+    const first = Array.from({ length: 60 }, (_, n) => entry(n, `in order ${n}`));
+    const backdated = { ...entry(4, 'backdated'), at: new Date(Date.parse(hour(4)) + 60_000).toISOString() };
+    const later = Array.from({ length: 60 }, (_, n) => entry(60 + n, `in order ${60 + n}`));
+    await insertAudit(first);
+    await insertAudit([backdated]);
+    await insertAudit(later);
+    const byTime = [...first, backdated, ...later].sort((a, b) => a.at.localeCompare(b.at)).map((row) => row.action);
+    expect(byTime.indexOf('backdated')).toBe(5);
+
+    const newest = [...byTime].reverse();
+    for (const page of [1, 2, 3])
+      expect(
+        actions(await logs(`details=marker&sort=timestamp&dir=desc&pageSize=50&page=${page}`)),
+        `page ${page}`,
+      ).toEqual(newest.slice((page - 1) * 50, page * 50));
+    expect(actions(await logs('details=marker&sort=timestamp&dir=asc&pageSize=50'))).toEqual(byTime.slice(0, 50));
   });
 
   it('is for admins only', async () => {
