@@ -71,7 +71,8 @@ function filteredAudit(db: DbOrTrx, filters: AuditFilters, texts: 'index' | 'sca
  * reads the whole log when the matches are old. When there are more, the text is common: a walk finds a page among
  * the first entries it reads, and the walk stops after WALK_BUDGET entries per entry up to the page's end; when it
  * found part of the page, the matches' density says how far a second walk must go (up to WALK_BUDGET_MAX). A text
- * found only far down the order (long ago) is then sorted from its matches.
+ * found only far down the order (long ago) is then sorted from its matches. On SQLite a search sorted by time
+ * first tries the index's own order (pageInKeyOrder), which stops at the page wherever the matches lie.
  */
 export async function listAuditEntries(
   db: DbOrTrx,
