@@ -103,7 +103,9 @@ export async function listAuditEntries(
     ? boundedTotal(indexed.length, cap)
     : await boundedCount(db, filteredAudit(db, filters).select('id'), cap);
   if (count.total === 0) return { rows: [], ...count };
-  if (indexed && options.sort === 'timestamp') {
+  // Only a page the matches can fill (pageInKeyOrder takes no other).
+  const fillable = count.totalIsLowerBound || count.total >= options.page * options.pageSize;
+  if (indexed && options.sort === 'timestamp' && fillable) {
     const page = await pageInKeyOrder(db, filters, searches, options);
     if (page) return { rows: page, ...count };
   }
@@ -159,13 +161,18 @@ async function pageInKeyOrder(
     inKeyOrder: { dir: options.dir, offset: (options.page - 1) * options.pageSize },
   });
   if (!ids || ids.length < options.pageSize) return null;
+  return entriesByKey(db, ids, { sort: 'timestamp', dir: options.dir });
+}
+
+/** The entries of the given keys, in the order of a sort. */
+function entriesByKey(db: DbOrTrx, ids: number[], { sort, dir }: { sort: AuditSortColumn; dir: SortDirection }) {
   return ordered(
     db
       .selectFrom('audit_log')
       .select([...AUDIT_COLUMNS])
       .where('id', 'in', ids),
-    'timestamp',
-    options.dir,
+    sort,
+    dir,
   ).execute();
 }
 
@@ -187,18 +194,11 @@ async function pageOfMatches(
     .offset((options.page - 1) * options.pageSize)
     .execute();
   if (page.length === 0) return [];
-  return ordered(
-    db
-      .selectFrom('audit_log')
-      .select([...AUDIT_COLUMNS])
-      .where(
-        'id',
-        'in',
-        page.map((row) => row.id),
-      ),
-    options.sort,
-    options.dir,
-  ).execute();
+  return entriesByKey(
+    db,
+    page.map((row) => row.id),
+    options,
+  );
 }
 
 /** How many entries the log holds, about: the span of its keys (each end one read of the key's index). */
