@@ -36,24 +36,133 @@ function keyOrder(fts: string, key: 'rowid' | '-rowid' | 'id', dir: 'asc' | 'des
   return sql`${sql.ref(`${fts}.rowid`)} ${sql.raw(dir === 'asc' ? 'desc' : 'asc')}`;
 }
 
-/**
- * An FTS5 query for the rows where any of the columns holds the text: a phrase, its quotes doubled, under a column
- * set. One phrase over several columns reads each trigram's list of rows once, where one phrase per column ORed
- * together would read it once per column.
- */
-const phraseOf = (searched: readonly SearchedColumn[], text: string) =>
-  `{${searched.map((column) => SQLITE_SEARCH[column].column).join(' ')}} : "${text.replace(/"/g, '""')}"`;
+/** A phrase in an FTS5 query: the text in quotes, its quotes doubled. */
+const quoted = (text: string) => `"${text.replace(/"/g, '""')}"`;
 
-/** The FTS5 query of a row holding every text (each in its column) or any (one text in any of its columns). */
-function matchOf(searches: readonly { column: SearchedColumn; text: string }[], holding: 'every' | 'any'): string {
-  if (holding === 'every') return searches.map(({ column, text }) => phraseOf([column], text)).join(' AND ');
+/** One text searched in a set of columns of one FTS table. */
+interface TextIn {
+  columns: readonly SearchedColumn[];
+  text: string;
+}
+
+/**
+ * An FTS5 query for the rows where any of the columns holds the text: a phrase under a column set. One phrase over
+ * several columns reads each trigram's list of rows once, where one phrase per column ORed together would read it
+ * once per column.
+ */
+const phraseOf = ({ columns, text }: TextIn, terms = quoted(text)) =>
+  `{${columns.map((column) => SQLITE_SEARCH[column].column).join(' ')}} : ${terms}`;
+
+/** The texts of a search: each in its column (a row holds every text) or each in all its columns (any). */
+function textsOf(searches: readonly { column: SearchedColumn; text: string }[], holding: 'every' | 'any'): TextIn[] {
+  if (holding === 'every') return searches.map(({ column, text }) => ({ columns: [column], text }));
   const columnsByText = new Map<string, SearchedColumn[]>();
   for (const { column, text } of searches) columnsByText.set(text, [...(columnsByText.get(text) ?? []), column]);
-  return [...columnsByText].map(([text, columns]) => phraseOf(columns, text)).join(' OR ');
+  return [...columnsByText].map(([text, columns]) => ({ columns, text }));
 }
 
 /** A trigram index finds nothing shorter than three characters: such searches scan, as before. */
 const TRIGRAM = 3;
+
+/** The text's distinct trigrams, as the index splits it (three characters at a time; the index folds their case). */
+function trigramsOf(text: string): string[] {
+  const chars = [...text];
+  return [
+    ...new Set(chars.slice(0, chars.length - TRIGRAM + 1).map((_, at) => chars.slice(at, at + TRIGRAM).join(''))),
+  ];
+}
+
+/**
+ * How far a probe counts a trigram's rows. Fewer: the trigram is rare, and the rows holding two such are few enough
+ * to check one by one. More: it is common, and which common one is rarer matters not.
+ */
+const PROBE_CAP = 2048;
+
+/**
+ * The trigrams found common lately, per database handle (`fts|columns|trigram` → when to look again). Probing one
+ * reads PROBE_CAP rows of its list; a text found common stays common while the table grows, so each is probed again
+ * only after COMMON_FOR_MS. A stale entry only keeps a text's phrase, which answers the same. Rare ones are probed
+ * every time: a count of none decides that nothing matches, so it must be current.
+ */
+const commonTrigrams = new WeakMap<DbOrTrx, Map<string, number>>();
+const COMMON_FOR_MS = 10 * 60_000;
+const COMMON_KEPT = 4096;
+
+function knownCommon(db: DbOrTrx) {
+  let known = commonTrigrams.get(db);
+  if (!known) commonTrigrams.set(db, (known = new Map()));
+  return {
+    has: (key: string) => (known.get(key) ?? 0) > Date.now(),
+    add: (key: string) => {
+      known.delete(key);
+      if (known.size >= COMMON_KEPT) known.delete(known.keys().next().value!);
+      known.set(key, Date.now() + COMMON_FOR_MS);
+    },
+  };
+}
+
+/**
+ * The FTS5 query for the search, narrowed to what costs little; null when the index shows that no row can match.
+ * A phrase query's cost follows the rows holding each of its trigrams, common or not: at ten times the people,
+ * "seed-00012" costs four times as much, because "see" and "d-0" are in nearly every email while a thousand hold
+ * "012". So where a text has more than two trigrams, one statement counts the rows holding each (up to PROBE_CAP;
+ * those known common are not counted again), and the query asks only for the rows holding its two rarest, which the
+ * callers' LIKE then checks: their cost follows the rarest trigrams, not the table. A text whose trigrams are all
+ * common keeps its phrase (its rows are then many, and found among the first read). A trigram no row holds matches
+ * nothing. Several texts (one per column, or one in several columns) are each narrowed on their own.
+ */
+export async function searchIndexQuery(
+  db: DbOrTrx,
+  searches: readonly { column: SearchedColumn; text: string }[],
+  holding: 'every' | 'any',
+): Promise<string | null> {
+  const fts = SQLITE_SEARCH[searches[0]!.column].fts;
+  const common = knownCommon(db);
+  const texts = textsOf(searches, holding).map((text) => ({
+    text,
+    trigrams: trigramsOf(text.text).map((trigram) => {
+      const probe = phraseOf(text, quoted(trigram));
+      return { trigram, probe, key: `${fts}|${probe}` };
+    }),
+  }));
+  const probes = [
+    ...new Set(
+      texts.flatMap(({ trigrams }) =>
+        trigrams.length > 2 ? trigrams.filter(({ key }) => !common.has(key)).map(({ probe }) => probe) : [],
+      ),
+    ),
+  ];
+  const counts = new Map<string, number>();
+  if (probes.length > 0) {
+    const table = sql.table(fts);
+    const { rows } = await sql<Record<string, number>>`select ${sql.join(
+      probes.map(
+        (probe, at) =>
+          sql`(select count(*) from (select 1 from ${table} where ${table} match ${probe} limit ${PROBE_CAP})) as ${sql.ref(`p${at}`)}`,
+      ),
+    )}`.execute(db);
+    probes.forEach((probe, at) => counts.set(probe, Number(rows[0]![`p${at}`])));
+  }
+  const queries: string[] = [];
+  for (const { text, trigrams } of texts) {
+    const rarest = trigrams
+      .map(({ trigram, probe, key }) => {
+        const rows = counts.get(probe) ?? PROBE_CAP;
+        if (rows >= PROBE_CAP && counts.has(probe)) common.add(key);
+        return { trigram, rows };
+      })
+      .sort((a, b) => a.rows - b.rows);
+    if (rarest[0]?.rows === 0) {
+      if (holding === 'every') return null;
+      continue;
+    }
+    const narrow = rarest.length > 2 && rarest[0]!.rows < PROBE_CAP;
+    queries.push(
+      narrow ? phraseOf(text, `(${quoted(rarest[0]!.trigram)} AND ${quoted(rarest[1]!.trigram)})`) : phraseOf(text),
+    );
+  }
+  return queries.length === 0 ? null : queries.join(holding === 'every' ? ' AND ' : ' OR ');
+}
 
 /**
  * "Contains, ignoring case" on a searched column (docs/operations.md, "Searching and counting"). On SQLite a
@@ -71,7 +180,7 @@ export function containsText(
   const like = containsIgnoringCase(value, text);
   if (isPostgresDb(db) || [...text].length < TRIGRAM) return like;
   const { fts, key: ftsKey } = SQLITE_SEARCH[searched];
-  const phrase = phraseOf([searched], text);
+  const phrase = phraseOf({ columns: [searched], text });
   return sql<SqlBool>`(${key} in (select ${keyInIndex(fts, ftsKey)} from ${sql.raw(fts)} where ${sql.raw(fts)} match ${phrase}) and ${like})`;
 }
 
@@ -83,7 +192,10 @@ export interface IndexedSearch<V> {
   /** What to read of each matching row (often the key). */
   value: Expression<V>;
   searches: { column: SearchedColumn; text: string }[];
-  /** Every condition a row must meet, the searches' own LIKE tests included. */
+  /**
+   * Every condition a row must meet, the searches' own LIKE tests included: the index's query may find rows that
+   * hold a text's rarest trigrams but not the text (searchIndexQuery).
+   */
   conditions: Expression<SqlBool>[];
   limit: number;
   /** A row holds every text (one per column, as the audit log's filters) or any (one text in several columns). */
@@ -99,7 +211,8 @@ export interface IndexedSearch<V> {
 /**
  * On SQLite, up to `limit` rows matching `conditions` that hold the searched texts, read from the trigram index:
  * its matches are taken one by one and joined to their rows, stopping at `limit`, where `key in (matches)` would
- * first collect every match (for a common text, most of the table). Several texts are one index query. Null on
+ * first collect every match (for a common text, most of the table). Several texts are one index query, which asks
+ * for each text's rarest trigrams (searchIndexQuery); [] when a trigram of a text that must be held is in no row. Null on
  * PostgreSQL or when a text is too short for the index: the caller then reads the table. The index only finds
  * the candidates; the same LIKE as everywhere (in `conditions`) decides.
  */
@@ -110,7 +223,8 @@ export async function matchesThroughSearchIndex<V>(db: DbOrTrx, search: IndexedS
   if (isPostgresDb(db) || indexed.length === 0 || (holding === 'any' && indexed.length < searches.length)) return null;
   const { fts, key: ftsKey } = SQLITE_SEARCH[indexed[0]!.column];
   if (indexed.some(({ column }) => SQLITE_SEARCH[column].fts !== fts)) return null;
-  const match = matchOf(indexed, holding);
+  const match = await searchIndexQuery(db, indexed, holding);
+  if (match === null) return [];
   const { rows } = await sql<{ value: V }>`select ${value} as value
     from ${sql.table(fts)} join ${sql.table(table)} on ${key} = ${keyInIndex(fts, ftsKey)}
     where ${sql.table(fts)} match ${match} and ${sql.join(conditions, sql` and `)}

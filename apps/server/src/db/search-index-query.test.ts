@@ -1,0 +1,97 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listLoginEvents } from '../features/activity/activity.repository';
+import { listAuditEntries } from '../features/audit/audit.repository';
+import { migrateToLatest, openDatabase, type Db } from './database';
+import { searchIndexQuery } from './text-search';
+
+// The FTS5 query a search asks of SQLite's trigram index: its two rarest trigrams when the text has more, so that
+// the cost follows the matches and not the rows holding its common trigrams. Only SQLite has these indexes, so this
+// test makes its own SQLite file on either run; the searches' answers are checked on both in text-search.test.ts.
+describe("the trigram index's query for a search (SQLite)", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tradecraft-search-query-'));
+  let db: Db;
+  beforeAll(async () => {
+    db = openDatabase({ sqliteFile: path.join(dir, 'search.db') }).db;
+    await migrateToLatest(db);
+    const at = '2026-11-26T10:00:00.000Z';
+    // 2,100 emails share "seed-" (more rows than a probe counts); of the trigrams of "seed-00012", "000" is in 102
+    // of them, "001" and "012" in 113, "-00" in 1,000.
+    const emails = Array.from({ length: 2100 }, (_, n) => `seed-${String(n).padStart(5, '0')}@corp.test`);
+    // Holds the rarest trigrams of "seed-00012", but not the text.
+    emails.push('x000y001z012@decoy.test', 'İstanbul.lead@corp.test');
+    for (let from = 0; from < emails.length; from += 100)
+      await db
+        .insertInto('login_events')
+        .values(
+          emails.slice(from, from + 100).map((email) => ({ email, role: 'trainee', event: 'login', ip: null, at })),
+        )
+        .execute();
+  });
+  afterAll(async () => {
+    await db.destroy();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const query = (text: string) => searchIndexQuery(db, [{ column: 'login_emails.email', text }], 'every');
+  const emailsFound = async (search: string) =>
+    (await listLoginEvents(db, { search }, { sort: 'email', dir: 'asc', page: 1, pageSize: 50 })).rows.map(
+      (row) => row.email,
+    );
+
+  it('asks only for the rows holding the two rarest trigrams of a text that has more', async () => {
+    expect(await query('seed-00012')).toBe('{email} : ("000" AND "001")');
+  });
+
+  it('keeps the phrase when every trigram is common, or when the text has two trigrams or fewer', async () => {
+    expect(await query('seed-')).toBe('{email} : "seed-"');
+    expect(await query('d-00')).toBe('{email} : "d-00"');
+  });
+
+  it('finds nothing without asking further when a trigram of the text is in no row', async () => {
+    expect(await query('seed-zzz')).toBeNull();
+    expect(await emailsFound('seed-zzz')).toEqual([]);
+  });
+
+  it('finds a text in a row written after a search found no row holding it', async () => {
+    expect(await emailsFound('late-comer')).toEqual([]);
+    await db
+      .insertInto('login_events')
+      .values({ email: 'late-comer@corp.test', role: 'trainee', event: 'login', ip: null, at: '2026-11-26T11:00:00Z' })
+      .execute();
+    expect(await emailsFound('late-comer')).toEqual(['late-comer@corp.test']);
+  });
+
+  it('returns only the rows holding the whole text, not those holding its rarest trigrams apart', async () => {
+    expect(await emailsFound('seed-00012')).toEqual(['seed-00012@corp.test']);
+    expect(await emailsFound('SEED-0012')).toEqual(Array.from({ length: 10 }, (_, n) => `seed-0012${n}@corp.test`));
+  });
+
+  it("reads a text's trigrams as the index does, character by character, folding their case itself", async () => {
+    // Lower-casing "İ" first would make two characters of it, and trigrams no row holds.
+    expect(await emailsFound('İstanbul')).toEqual(['İstanbul.lead@corp.test']);
+  });
+
+  it('narrows each searched column of the audit log on its own', async () => {
+    await db
+      .insertInto('audit_log')
+      .values([
+        {
+          actor: 'lead@corp.test',
+          action: 'upload scenario',
+          details: 'variant 12 of 300',
+          at: '2026-11-26T10:00:00Z',
+        },
+        { actor: 'lead@corp.test', action: 'upload scenario', details: 'variant 3 of 12', at: '2026-11-26T10:01:00Z' },
+      ])
+      .execute();
+    const details = async (filters: Record<string, string>) =>
+      (await listAuditEntries(db, filters, { sort: 'timestamp', dir: 'asc', page: 1, pageSize: 10 })).rows.map(
+        (row) => row.details,
+      );
+    expect(await details({ details: 'variant 12', actor: 'LEAD@corp' })).toEqual(['variant 12 of 300']);
+    expect(await details({ details: 'variant 12', actor: 'other@corp' })).toEqual([]);
+  });
+});
