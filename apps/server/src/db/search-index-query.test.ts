@@ -4,8 +4,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listLoginEvents } from '../features/activity/activity.repository';
 import { listAuditEntries } from '../features/audit/audit.repository';
+import { sql } from 'kysely';
+import { createTestApp, usingPostgres, type TestApp } from '../../test/helper';
 import { migrateToLatest, openDatabase, type Db } from './database';
-import { searchIndexQuery } from './text-search';
+import { containsOnIndex, searchIndexQuery } from './text-search';
 
 // The FTS5 query a search asks of SQLite's trigram index: its two rarest trigrams when the text has more, so that
 // the cost follows the matches and not the rows holding its common trigrams. Only SQLite has these indexes, so this
@@ -93,5 +95,61 @@ describe("the trigram index's query for a search (SQLite)", () => {
       );
     expect(await details({ details: 'variant 12', actor: 'LEAD@corp' })).toEqual(['variant 12 of 300']);
     expect(await details({ details: 'variant 12', actor: 'other@corp' })).toEqual([]);
+  });
+});
+
+// On PostgreSQL a search asks pg_trgm's index for the text's rarest trigrams, as ANALYZE's sample of the column
+// ranks them (containsOnIndex).
+const onPostgres = usingPostgres() ? describe : null;
+onPostgres?.("the trigram index's condition for a search (PostgreSQL)", () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+    const at = '2026-11-26T10:00:00.000Z';
+    const emails = Array.from({ length: 1000 }, (_, n) => `common-${n}@corp.test`);
+    // The rare ones, and one holding every trigram of "rare-xyzzy-2" but not the text.
+    emails.push('rare-xyzzy-1@corp.test', 'rare-xyzzy-2@corp.test', 'rare.xyzzy.2@decoy.test');
+    await t.db
+      .insertInto('login_events')
+      .values(emails.map((email) => ({ email, role: 'trainee', event: 'login' as const, ip: null, at })))
+      .execute();
+    await sql`analyze login_emails`.execute(t.db);
+  });
+  afterAll(() => t.close());
+
+  const condition = async (text: string) =>
+    t.db
+      .selectFrom('login_emails')
+      .select('email')
+      .where(await containsOnIndex(t.db, 'login_emails.email', sql.ref('login_emails.email'), text))
+      .compile();
+
+  it('asks the index for two rare trigrams of the text and tests the whole text with strpos', async () => {
+    const { sql: statement, parameters } = await condition('RARE-xyzzy-2');
+    expect(statement).toContain('strpos(lower("login_emails"."email"), lower($3)) > 0');
+    const trigrams = parameters.slice(0, 2).map((pattern) => String(pattern).toLowerCase());
+    expect(trigrams).toHaveLength(2);
+    for (const pattern of trigrams) expect(['%rar%', '%are%', '%xyz%', '%yzz%', '%zzy%']).toContain(pattern);
+    expect(parameters[2]).toBe('RARE-xyzzy-2');
+  });
+
+  it('keeps the plain LIKE when every trigram of the text is common', async () => {
+    const { sql: statement, parameters } = await condition('common-1');
+    expect(statement).not.toContain('strpos');
+    expect(parameters).toEqual(['%common-1%']);
+  });
+
+  it('finds exactly the rows holding the text, not those holding its trigrams apart', async () => {
+    const found = await listLoginEvents(
+      t.db,
+      { search: 'RARE-xyzzy-2' },
+      {
+        sort: 'email',
+        dir: 'asc',
+        page: 1,
+        pageSize: 10,
+      },
+    );
+    expect(found.rows.map((row) => row.email)).toEqual(['rare-xyzzy-2@corp.test']);
   });
 });

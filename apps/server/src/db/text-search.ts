@@ -232,3 +232,93 @@ export async function matchesThroughSearchIndex<V>(db: DbOrTrx, search: IndexedS
     limit ${limit} ${inKeyOrder ? sql`offset ${inKeyOrder.offset}` : sql``}`.execute(db);
   return rows.map((row) => row.value);
 }
+
+/**
+ * PostgreSQL's trigram index of each searched column (migrations 2026_11_23_0801, 2026_11_26_0001 and
+ * 2026_11_26_0300). ANALYZE samples the indexed expression, lower(column), into pg_stats under the index's name.
+ */
+const POSTGRES_INDEX: Record<SearchedColumn, string> = {
+  'login_emails.email': 'login_emails_trgm_idx',
+  'audit_log.actor': 'audit_log_actor_trgm_idx',
+  'audit_log.action': 'audit_log_action_trgm_idx',
+  'audit_log.details': 'audit_log_details_trgm_idx',
+  'audit_log.screen': 'audit_log_screen_trgm_idx',
+  'users.email': 'users_email_trgm_idx',
+  'users.full_name': 'users_name_trgm_idx',
+  'users.designation': 'users_designation_trgm_idx',
+  'cohorts.name': 'cohorts_name_trgm_idx',
+  'learning_paths.name': 'learning_paths_name_trgm_idx',
+  'scenarios.name': 'scenarios_name_trgm_idx',
+};
+
+/** A sample of an indexed column's values, each with the share of the rows it stands for. */
+type Sample = { value: string; share: number }[];
+
+/** The statistics samples read lately, per database handle and index, looked at again after SAMPLE_FOR_MS. */
+const samples = new WeakMap<DbOrTrx, Map<string, { until: number; sample: Promise<Sample> }>>();
+const SAMPLE_FOR_MS = 10 * 60_000;
+
+/**
+ * What ANALYZE last sampled of an index's expression: its most common values with their frequencies, and the
+ * bounds of its histogram sharing the rest. Empty before the first ANALYZE, or without pg_trgm (no index).
+ */
+function statisticsSample(db: DbOrTrx, index: string): Promise<Sample> {
+  let known = samples.get(db);
+  if (!known) samples.set(db, (known = new Map()));
+  const cached = known.get(index);
+  if (cached && cached.until > Date.now()) return cached.sample;
+  const sample = sql<{ common: string[] | null; frequencies: number[] | null; bounds: string[] | null }>`
+    select most_common_vals::text::text[] as common, most_common_freqs as frequencies,
+      histogram_bounds::text::text[] as bounds
+    from pg_stats where schemaname = current_schema() and tablename = ${index}`
+    .execute(db)
+    .then(({ rows }) => {
+      const { common, frequencies, bounds } = rows[0] ?? { common: null, frequencies: null, bounds: null };
+      const mostCommon = (common ?? []).map((value, at) => ({ value, share: Number(frequencies?.[at] ?? 0) }));
+      const rest = 1 - mostCommon.reduce((sum, { share }) => sum + share, 0);
+      return [...mostCommon, ...(bounds ?? []).map((value) => ({ value, share: rest / bounds!.length }))];
+    });
+  known.set(index, { until: Date.now() + SAMPLE_FOR_MS, sample });
+  sample.catch(() => known.delete(index));
+  return sample;
+}
+
+/** Below this share of the sampled rows a trigram is rare enough to ask the index for alone. */
+const RARE_SHARE = 0.05;
+
+/**
+ * "Contains, ignoring case" on a searched column, as a condition PostgreSQL's trigram index serves at the cost of
+ * the text's rarest trigrams (docs/operations.md, "Searching and counting"). pg_trgm's index reads the list of
+ * rows of every trigram of the pattern, so "seed-00012" reads those of "see" and "eed", which every email holds,
+ * to find ten. Here ANALYZE's sample of the column says which trigrams of the text are rare; the index is asked
+ * for the rows holding the two rarest (`lower(column) like '%012%'`), and `strpos`, which no index serves, tests
+ * the whole text on those alone: the same rows as the LIKE. Only trigrams of three ASCII letters or digits are
+ * used, which lower() maps one to one in every locale and pg_trgm takes as one trigram. Without a sample, or when
+ * every such trigram is common, it is the plain LIKE. SQLite's searches narrow in searchIndexQuery instead.
+ */
+export async function containsOnIndex(
+  db: DbOrTrx,
+  searched: SearchedColumn,
+  value: Expression<unknown>,
+  text: string,
+): Promise<Expression<SqlBool>> {
+  const like = containsIgnoringCase(value, text);
+  if (!isPostgresDb(db)) return like;
+  const windows = [...text].flatMap((_, at, chars) => {
+    const window = chars.slice(at, at + TRIGRAM).join('');
+    return /^[a-z0-9]{3}$/i.test(window) ? [window] : [];
+  });
+  if (windows.length === 0) return like;
+  const sample = await statisticsSample(db, POSTGRES_INDEX[searched]);
+  if (sample.length === 0) return like;
+  const share = (window: string) =>
+    sample.reduce((sum, { value, share }) => (value.includes(window.toLowerCase()) ? sum + share : sum), 0);
+  const rare = [...new Map(windows.map((window) => [window.toLowerCase(), window])).values()]
+    .map((window) => ({ window, share: share(window) }))
+    .filter(({ share }) => share < RARE_SHARE)
+    .sort((a, b) => a.share - b.share)
+    .slice(0, 2);
+  if (rare.length === 0) return like;
+  const holds = rare.map(({ window }) => sql<SqlBool>`lower(${value}) like lower(${`%${window}%`})`);
+  return sql<SqlBool>`(${sql.join(holds, sql` and `)} and strpos(lower(${value}), lower(${text})) > 0)`;
+}

@@ -6,7 +6,7 @@ import type { DbOrTrx } from '../../db/database';
 import type { Database, LoginEventsTable } from '../../db/schema';
 import { containsIgnoringCase } from '../../db/contains';
 import { countedSince } from '../../db/event-counts';
-import { matchesThroughSearchIndex } from '../../db/text-search';
+import { containsOnIndex, matchesThroughSearchIndex } from '../../db/text-search';
 import { keysetBatches } from '../../db/keyset-batches';
 
 export interface LoginEventInput {
@@ -97,7 +97,8 @@ async function matchingEmails(db: DbOrTrx, text: string, limit: number): Promise
     limit,
   });
   if (indexed) return indexed;
-  const rows = await db.selectFrom('login_emails').select('email').where(holds).limit(limit).execute();
+  const onIndex = await containsOnIndex(db, 'login_emails.email', sql.ref('login_emails.email'), text);
+  const rows = await db.selectFrom('login_emails').select('email').where(onIndex).limit(limit).execute();
   return rows.map((row) => row.email);
 }
 

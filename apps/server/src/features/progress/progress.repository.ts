@@ -3,7 +3,7 @@ import { sql, type Expression, type Selectable, type SqlBool } from 'kysely';
 import { boundedCount, countCapFor, type BoundedTotal } from '../../db/bounded-count';
 import type { DbOrTrx } from '../../db/database';
 import { containsIgnoringCase } from '../../db/contains';
-import { matchesThroughSearchIndex } from '../../db/text-search';
+import { containsOnIndex, matchesThroughSearchIndex } from '../../db/text-search';
 import type { Run, RunDecisionsTable, Scenario } from '../../db/schema';
 import type { SkillTally } from '../runs/run-figures';
 
@@ -196,7 +196,16 @@ async function matchingPeople(db: DbOrTrx, text: string, limit: number): Promise
     holding: 'any',
   });
   if (indexed) return indexed;
-  const rows = await db.selectFrom('users').select('id').where(personHolds(text)).limit(limit).execute();
+  const onIndex = await Promise.all([
+    containsOnIndex(db, 'users.email', sql.ref('users.email'), text),
+    containsOnIndex(db, 'users.full_name', fullName, text),
+  ]);
+  const rows = await db
+    .selectFrom('users')
+    .select('id')
+    .where(sql<SqlBool>`(${sql.join(onIndex, sql` or `)})`)
+    .limit(limit)
+    .execute();
   return rows.map((row) => row.id);
 }
 

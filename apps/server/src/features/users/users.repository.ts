@@ -13,9 +13,8 @@ import type { DbOrTrx, Trx } from '../../db/database';
 import type { NewUser, User, UserUpdate } from '../../db/schema';
 import { collectedFirst } from '../../db/collected-first';
 import { boundedCount, boundedTotal, COUNT_CAP_MIN, countCapFor } from '../../db/bounded-count';
-import { containsIgnoringCase } from '../../db/contains';
 import { countedSince } from '../../db/event-counts';
-import { matchesThroughSearchIndex } from '../../db/text-search';
+import { containsOnIndex, matchesThroughSearchIndex } from '../../db/text-search';
 
 export function findUserByEmail(db: DbOrTrx, email: string): Promise<User | undefined> {
   return db.selectFrom('users').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
@@ -83,8 +82,14 @@ const isBlocked = (now: string) =>
 
 const FULL_NAME = sql<string>`${sql.ref('users.first_name')} || ' ' || ${sql.ref('users.last_name')}`;
 /** The Manage Users search: name, email or designation contains the text, ignoring case. */
-const userHolds = (text: string) =>
-  sql<SqlBool>`(${containsIgnoringCase(FULL_NAME, text)} or ${containsIgnoringCase(sql.ref('users.email'), text)} or ${containsIgnoringCase(sql.ref('users.designation'), text)})`;
+async function userHolds(db: DbOrTrx, text: string): Promise<Expression<SqlBool>> {
+  const each = await Promise.all([
+    containsOnIndex(db, 'users.full_name', FULL_NAME, text),
+    containsOnIndex(db, 'users.email', sql.ref('users.email'), text),
+    containsOnIndex(db, 'users.designation', sql.ref('users.designation'), text),
+  ]);
+  return sql<SqlBool>`(${sql.join(each, sql` or `)})`;
+}
 
 /** The role and status filters; pending registrations only appear when role=pending asks for them. */
 function userConditions(filters: UsersListFilters): Expression<SqlBool>[] {
@@ -97,12 +102,14 @@ function userConditions(filters: UsersListFilters): Expression<SqlBool>[] {
   return conditions;
 }
 
-/** The Manage Users filters, the search tested on each account read (or kept to the accounts `ids` names). */
-function filteredUsers(db: DbOrTrx, filters: UsersListFilters, ids?: string[]) {
-  const search = filters.search?.trim();
+/**
+ * The Manage Users filters, the search (`holds`, see userHolds) tested on each account read, or the accounts kept
+ * to those `ids` names.
+ */
+function filteredUsers(db: DbOrTrx, filters: UsersListFilters, holds?: Expression<SqlBool>, ids?: string[]) {
   const conditions = userConditions(filters);
   if (ids) conditions.push(sql<SqlBool>`${sql.ref('users.id')} in (${sql.join(ids)})`);
-  else if (search) conditions.push(userHolds(search));
+  else if (holds) conditions.push(holds);
   return db.selectFrom('users').where((eb) => eb.and(conditions));
 }
 
@@ -154,6 +161,7 @@ export async function listManagedUsers(db: DbOrTrx, query: z.output<typeof users
   const { page, pageSize } = query;
   const cap = countCapFor(page, pageSize);
   const search = query.search?.trim();
+  const holds = search ? await userHolds(db, search) : undefined;
   const indexed = search
     ? await matchesThroughSearchIndex(db, {
         table: 'users',
@@ -164,17 +172,17 @@ export async function listManagedUsers(db: DbOrTrx, query: z.output<typeof users
           { column: 'users.email', text: search },
           { column: 'users.designation', text: search },
         ],
-        conditions: [...userConditions(query), userHolds(search)],
+        conditions: [...userConditions(query), holds!],
         limit: cap + 1,
         holding: 'any',
       })
     : null;
   const count = indexed
     ? boundedTotal(indexed.length, cap)
-    : await boundedCount(db, filteredUsers(db, query).select('users.id'), cap);
+    : await boundedCount(db, filteredUsers(db, query, holds).select('users.id'), cap);
   if (count.total === 0) return { items: [], ...count, page, pageSize };
   const few = Boolean(search) && !count.totalIsLowerBound && count.total <= COUNT_CAP_MIN;
-  const matches = filteredUsers(db, query, few && indexed ? indexed : undefined).select(MANAGED_USER_COLUMNS);
+  const matches = filteredUsers(db, query, holds, few && indexed ? indexed : undefined).select(MANAGED_USER_COLUMNS);
   const rows = few
     ? await orderedUsers(collectedFirst(db, matches), query).execute()
     : await orderedUsers(matches, query).execute();
