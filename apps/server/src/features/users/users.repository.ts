@@ -81,7 +81,7 @@ const isBlocked = (now: string) =>
   sql<SqlBool>`(${sql.ref('users.disabled')} = 1 or coalesce(${sql.ref('users.locked_until')}, '') > ${now})`;
 
 const FULL_NAME = sql<string>`${sql.ref('users.first_name')} || ' ' || ${sql.ref('users.last_name')}`;
-/** The Manage Users search: name, email or designation contains the text, ignoring case. */
+/** The Manage Users search: name, email or designation contains the text, ignoring case (containsOnIndex). */
 async function userHolds(db: DbOrTrx, text: string): Promise<Expression<SqlBool>> {
   const each = await Promise.all([
     containsOnIndex(db, 'users.full_name', FULL_NAME, text),
