@@ -304,10 +304,7 @@ export async function containsOnIndex(
 ): Promise<Expression<SqlBool>> {
   const like = containsIgnoringCase(value, text);
   if (!isPostgresDb(db)) return like;
-  const windows = [...text].flatMap((_, at, chars) => {
-    const window = chars.slice(at, at + TRIGRAM).join('');
-    return /^[a-z0-9]{3}$/i.test(window) ? [window] : [];
-  });
+  const windows = trigramsOf(text).filter((trigram) => /^[a-z0-9]{3}$/i.test(trigram));
   if (windows.length === 0) return like;
   const sample = await statisticsSample(db, POSTGRES_INDEX[searched]);
   if (sample.length === 0) return like;
