@@ -79,27 +79,41 @@ function trigramsOf(text: string): string[] {
 const PROBE_CAP = 2048;
 
 /**
- * The trigrams found common lately, per database handle (`fts|columns|trigram` → when to look again). Probing one
- * reads PROBE_CAP rows of its list; a text found common stays common while the table grows, so each is probed again
- * only after COMMON_FOR_MS. A stale entry only keeps a text's phrase, which answers the same. Rare ones are probed
- * every time: a count of none decides that nothing matches, so it must be current.
+ * What a search learnt of a database lately (which trigrams are common, a column's statistics), per database handle
+ * and key, forgotten after `forMs`, the oldest first beyond KEPT keys.
  */
-const commonTrigrams = new WeakMap<DbOrTrx, Map<string, number>>();
-const COMMON_FOR_MS = 10 * 60_000;
-const COMMON_KEPT = 4096;
-
-function knownCommon(db: DbOrTrx) {
-  let known = commonTrigrams.get(db);
-  if (!known) commonTrigrams.set(db, (known = new Map()));
+function expiringPerHandle<V>(forMs: number) {
+  const KEPT = 4096;
+  const byHandle = new WeakMap<DbOrTrx, Map<string, { until: number; value: V }>>();
+  const known = (db: DbOrTrx) => {
+    let entries = byHandle.get(db);
+    if (!entries) byHandle.set(db, (entries = new Map()));
+    return entries;
+  };
   return {
-    has: (key: string) => (known.get(key) ?? 0) > Date.now(),
-    add: (key: string) => {
-      known.delete(key);
-      if (known.size >= COMMON_KEPT) known.delete(known.keys().next().value!);
-      known.set(key, Date.now() + COMMON_FOR_MS);
+    get(db: DbOrTrx, key: string): V | undefined {
+      const entry = known(db).get(key);
+      return entry && entry.until > Date.now() ? entry.value : undefined;
+    },
+    set(db: DbOrTrx, key: string, value: V): void {
+      const entries = known(db);
+      entries.delete(key);
+      if (entries.size >= KEPT) entries.delete(entries.keys().next().value!);
+      entries.set(key, { until: Date.now() + forMs, value });
+    },
+    forget(db: DbOrTrx, key: string): void {
+      known(db).delete(key);
     },
   };
 }
+
+/**
+ * The trigrams found common lately (`fts|columns|trigram`). Probing one reads PROBE_CAP rows of its list; a text
+ * found common stays common while the table grows, so each is probed again only after ten minutes. A stale entry
+ * only keeps a text's phrase, which answers the same. Rare ones are probed every time: a count of none decides that
+ * nothing matches, so it must be current.
+ */
+const commonTrigrams = expiringPerHandle<true>(10 * 60_000);
 
 /**
  * The FTS5 query for the search, narrowed to what costs little; null when the index shows that no row can match.
@@ -117,7 +131,6 @@ export async function searchIndexQuery(
   holding: 'every' | 'any',
 ): Promise<string | null> {
   const fts = SQLITE_SEARCH[searches[0]!.column].fts;
-  const common = knownCommon(db);
   const texts = textsOf(searches, holding).map((text) => ({
     text,
     trigrams: trigramsOf(text.text).map((trigram) => {
@@ -128,7 +141,7 @@ export async function searchIndexQuery(
   const probes = [
     ...new Set(
       texts.flatMap(({ trigrams }) =>
-        trigrams.length > 2 ? trigrams.filter(({ key }) => !common.has(key)).map(({ probe }) => probe) : [],
+        trigrams.length > 2 ? trigrams.filter(({ key }) => !commonTrigrams.get(db, key)).map(({ probe }) => probe) : [],
       ),
     ),
   ];
@@ -148,7 +161,7 @@ export async function searchIndexQuery(
     const rarest = trigrams
       .map(({ trigram, probe, key }) => {
         const rows = counts.get(probe) ?? PROBE_CAP;
-        if (rows >= PROBE_CAP && counts.has(probe)) common.add(key);
+        if (rows >= PROBE_CAP && counts.has(probe)) commonTrigrams.set(db, key, true);
         return { trigram, rows };
       })
       .sort((a, b) => a.rows - b.rows);
@@ -254,19 +267,16 @@ const POSTGRES_INDEX: Record<SearchedColumn, string> = {
 /** A sample of an indexed column's values, each with the share of the rows it stands for. */
 type Sample = { value: string; share: number }[];
 
-/** The statistics samples read lately, per database handle and index, looked at again after SAMPLE_FOR_MS. */
-const samples = new WeakMap<DbOrTrx, Map<string, { until: number; sample: Promise<Sample> }>>();
-const SAMPLE_FOR_MS = 10 * 60_000;
+/** The statistics samples read lately, per index, looked at again after ten minutes. */
+const samples = expiringPerHandle<Promise<Sample>>(10 * 60_000);
 
 /**
  * What ANALYZE last sampled of an index's expression: its most common values with their frequencies, and the
  * bounds of its histogram sharing the rest. Empty before the first ANALYZE, or without pg_trgm (no index).
  */
 function statisticsSample(db: DbOrTrx, index: string): Promise<Sample> {
-  let known = samples.get(db);
-  if (!known) samples.set(db, (known = new Map()));
-  const cached = known.get(index);
-  if (cached && cached.until > Date.now()) return cached.sample;
+  const cached = samples.get(db, index);
+  if (cached) return cached;
   const sample = sql<{ common: string[] | null; frequencies: number[] | null; bounds: string[] | null }>`
     select most_common_vals::text::text[] as common, most_common_freqs as frequencies,
       histogram_bounds::text::text[] as bounds
@@ -278,8 +288,8 @@ function statisticsSample(db: DbOrTrx, index: string): Promise<Sample> {
       const rest = 1 - mostCommon.reduce((sum, { share }) => sum + share, 0);
       return [...mostCommon, ...(bounds ?? []).map((value) => ({ value, share: rest / bounds!.length }))];
     });
-  known.set(index, { until: Date.now() + SAMPLE_FOR_MS, sample });
-  sample.catch(() => known.delete(index));
+  samples.set(db, index, sample);
+  sample.catch(() => samples.forget(db, index));
   return sample;
 }
 
