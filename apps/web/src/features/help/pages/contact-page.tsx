@@ -13,7 +13,7 @@ export default function ContactPage() {
       </div>
 
       {meta.isPending ? (
-        <Paper withBorder p="lg" radius="md" aria-busy="true" aria-label="Loading the repository address">
+        <Paper withBorder p="lg" radius="md" role="status" aria-busy="true" aria-label="Loading the repository address">
           <Stack>
             <Skeleton height={16} width="80%" />
             <Skeleton height={16} width="60%" />

@@ -176,7 +176,7 @@ export default function ProfilePage() {
         <Text c="dimmed">Your name, designation and picture, as the rest of the range sees them.</Text>
       </div>
       {profile.isPending ? (
-        <Paper withBorder p="lg" radius="md" aria-busy="true" aria-label="Loading your profile">
+        <Paper withBorder p="lg" radius="md" role="status" aria-busy="true" aria-label="Loading your profile">
           <Grid>
             <Grid.Col span={{ base: 12, md: 4 }}>
               <Center>

@@ -370,7 +370,7 @@ export default function CohortPage() {
   const coverage = useCoverage(cohortId);
   const [remediate, setRemediate] = useState<ProgrammePerson | null>(null);
   usePageTitle(cohort.data?.name);
-  if (cohort.isPending) return <Skeleton height={300} aria-label="Loading the cohort" />;
+  if (cohort.isPending) return <Skeleton height={300} role="status" aria-busy="true" aria-label="Loading the cohort" />;
   if (cohort.isError)
     return (
       <LoadError title="The cohort could not be loaded" error={cohort.error} onRetry={() => void cohort.refetch()} />

@@ -81,7 +81,8 @@ export default function PathPage() {
   const { pathId = '' } = useParams();
   const path = usePath(pathId);
   usePageTitle(path.data?.name);
-  if (path.isPending) return <Skeleton height={240} radius="md" aria-label="Loading the learning path" />;
+  if (path.isPending)
+    return <Skeleton height={240} radius="md" role="status" aria-busy="true" aria-label="Loading the learning path" />;
   if (path.isError)
     return (
       <LoadError title="The learning path could not be loaded" error={path.error} onRetry={() => void path.refetch()} />

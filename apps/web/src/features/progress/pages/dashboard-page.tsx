@@ -261,7 +261,7 @@ function EmptyRuns() {
 
 function DashboardSkeleton() {
   return (
-    <Stack gap="lg" aria-busy="true" aria-label="Loading your progress">
+    <Stack gap="lg" role="status" aria-busy="true" aria-label="Loading your progress">
       <SimpleGrid cols={{ base: 1, xs: 3 }}>
         {[0, 1, 2].map((index) => (
           <Skeleton key={index} height={104} radius="md" />

@@ -283,7 +283,7 @@ function PractiseNext({ report }: { report: RunReport }) {
 
 function ReportSkeleton() {
   return (
-    <Stack gap="md" aria-busy="true" aria-label="Loading the report">
+    <Stack gap="md" role="status" aria-busy="true" aria-label="Loading the report">
       <Skeleton height={40} width="60%" />
       <Skeleton height={110} radius="md" />
       <Skeleton height={220} radius="md" />

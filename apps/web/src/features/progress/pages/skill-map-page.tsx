@@ -350,7 +350,7 @@ export default function SkillMapPage() {
       {skills.data && <AnalystSkillsSection skills={skills.data} own={scope.kind === 'me'} />}
 
       {skills.isPending ? (
-        <Skeleton height={320} radius="md" aria-label="Loading the skill map" />
+        <Skeleton height={320} radius="md" role="status" aria-busy="true" aria-label="Loading the skill map" />
       ) : skills.isError ? (
         <LoadError
           title="The skill map could not be loaded"

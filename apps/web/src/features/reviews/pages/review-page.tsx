@@ -131,7 +131,7 @@ export default function ReviewPage() {
       <Stack gap="lg">
         {back}
         <Title order={1}>Review</Title>
-        <Skeleton height={320} radius="md" aria-label="Loading the submission" />
+        <Skeleton height={320} radius="md" role="status" aria-busy="true" aria-label="Loading the submission" />
       </Stack>
     );
   }

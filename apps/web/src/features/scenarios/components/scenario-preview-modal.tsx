@@ -25,7 +25,7 @@ export function ScenarioPreviewModal({ scenarioId, onClose }: { scenarioId: stri
       styles={{ title: { fontWeight: 650, fontSize: 'var(--mantine-font-size-lg)' } }}
     >
       {scenario.isPending ? (
-        <Stack aria-busy="true" aria-label="Loading the scenario">
+        <Stack role="status" aria-busy="true" aria-label="Loading the scenario">
           <Skeleton height={24} width="60%" />
           <Skeleton height={80} />
           <Skeleton height={160} />

@@ -101,7 +101,14 @@ export default function DifficultyPage() {
         </Text>
       </div>
       {difficulty.isPending ? (
-        <Skeleton height={220} maw={640} radius="md" aria-busy="true" aria-label="Loading the difficulty" />
+        <Skeleton
+          height={220}
+          maw={640}
+          radius="md"
+          role="status"
+          aria-busy="true"
+          aria-label="Loading the difficulty"
+        />
       ) : difficulty.isError ? (
         <LoadError
           title="The difficulty could not be loaded"

@@ -82,7 +82,7 @@ export default function ScenarioConfigPage() {
       </Group>
 
       {scenarios.isPending ? (
-        <Stack aria-busy="true" aria-label="Loading scenarios" gap="xs">
+        <Stack role="status" aria-busy="true" aria-label="Loading scenarios" gap="xs">
           {[0, 1, 2, 3].map((index) => (
             <Skeleton key={index} height={40} />
           ))}

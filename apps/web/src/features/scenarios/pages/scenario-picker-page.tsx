@@ -121,7 +121,7 @@ export default function ScenarioPickerPage() {
       </div>
 
       {list === undefined && !scenarios.isError ? (
-        <SimpleGrid cols={GRID_COLS} aria-busy="true" aria-label="Loading scenarios">
+        <SimpleGrid cols={GRID_COLS} role="status" aria-busy="true" aria-label="Loading scenarios">
           {[0, 1, 2].map((index) => (
             <Skeleton key={index} height={230} radius="md" />
           ))}
