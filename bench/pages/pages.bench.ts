@@ -52,21 +52,33 @@ const PAGES: PageSpec[] = [
 
 /**
  * Other views of the same list requests a person gets by sorting and searching (not loaded by the page itself).
- * Each list is searched twice: for a rare text (a few matches, anywhere in the history) and a common one (a match
- * in every few rows), since the fastest way to find the one is the slowest for the other.
+ * Each list is searched twice: for a rare text (a few matches, anywhere in the history, the same few at every
+ * scale) and a common one (a match in every few rows), since the fastest way to find the one is the slowest for
+ * the other. `growing` searches are measured and reported but held to no target: their answer itself grows with
+ * the data (the report shows their matches at each scale), so their time grows with it wherever the matches lie.
  */
 const COMMON_TEXT = 'seed.tradecraft';
-const LIST_VARIANTS: Record<string, { sorts: readonly string[]; searches: Record<string, string>[] }> = {
+const RARE_TEXT = 'seed-00012';
+const LIST_VARIANTS: Record<
+  string,
+  { sorts: readonly string[]; searches: Record<string, string>[]; growing?: Record<string, string>[] }
+> = {
   '/api/progress/all': {
     sorts: TRAINING_PROGRESS_SORT_COLUMNS,
-    searches: [{ search: 'seed-00012' }, { search: COMMON_TEXT }],
+    searches: [{ search: RARE_TEXT }, { search: COMMON_TEXT }],
   },
   '/api/logs/login-activity': {
     sorts: LOGIN_ACTIVITY_SORT_COLUMNS,
-    searches: [{ search: 'seed-00012' }, { search: COMMON_TEXT }],
+    searches: [{ search: RARE_TEXT }, { search: COMMON_TEXT }],
   },
-  '/api/audit/logs': { sorts: AUDIT_SORT_COLUMNS, searches: [{ details: 'variant 12' }, { details: COMMON_TEXT }] },
-  '/api/users': { sorts: USER_SORT_COLUMNS, searches: [{ search: 'seed-00012' }, { search: COMMON_TEXT }] },
+  '/api/audit/logs': {
+    sorts: AUDIT_SORT_COLUMNS,
+    searches: [{ details: RARE_TEXT }, { details: COMMON_TEXT }],
+    // Also found in "Variant 120" to "Variant 129", "Variant 1200"...: the seed numbers its entries on, so ten times
+    // the entries hold about ten times the matches (all long ago, where no index ordered by time reaches them first).
+    growing: [{ details: 'variant 12' }],
+  },
+  '/api/users': { sorts: USER_SORT_COLUMNS, searches: [{ search: RARE_TEXT }, { search: COMMON_TEXT }] },
   // The programmes lists (a page by name) and pickers (20 by name): seeded "Bench cohort 1", "Bench path 1" and
   // scenarios "... (variant 1)", each searched for one of them and for what every one holds.
   '/api/cohorts': { sorts: [], searches: [{ search: 'cohort 12' }, { search: 'Bench cohort' }] },
@@ -80,9 +92,13 @@ interface ApiTiming {
   url: string;
   /** Loaded by the page (false: a sort or search variant). */
   loadedByPage: boolean;
+  /** A search whose answer grows with the data: reported, held to no target. */
+  growing?: boolean;
   page: string;
   status: number;
   bytes: number;
+  /** A list's total, as it shows it ("1,000+" when the count stopped), when the response has one. */
+  matches?: string;
   medianMs: number;
   p90Ms: number;
 }
@@ -173,6 +189,7 @@ interface RequestToTime {
   cookie: string;
   page: string;
   loadedByPage: boolean;
+  growing?: boolean;
 }
 
 /** Loads every page in Chromium, then lists the GETs they made and their list variants, by key. */
@@ -230,7 +247,11 @@ async function loadPages(baseUrl: string): Promise<{ loads: PageLoad[]; toTime: 
               });
           }
         }
-        for (const search of variants.searches) {
+        const searches = [
+          ...variants.searches.map((search) => ({ search, growing: false })),
+          ...(variants.growing ?? []).map((search) => ({ search, growing: true })),
+        ];
+        for (const { search, growing } of searches) {
           const searched = new URLSearchParams(query);
           for (const [key, term] of Object.entries(search)) searched.set(key, term);
           const searchUrl = `${path}?${searched.toString()}`;
@@ -240,6 +261,7 @@ async function loadPages(baseUrl: string): Promise<{ loads: PageLoad[]; toTime: 
             cookie: cookieOf(spec.as),
             page: spec.name,
             loadedByPage: false,
+            ...(growing ? { growing } : {}),
           });
         }
       }
@@ -316,16 +338,16 @@ async function loadPage(page: Page, spec: PageSpec): Promise<PageLoad> {
 async function timeRequests(
   requests: { baseUrl: string; url: string; cookie: string }[],
   samples: number,
-): Promise<Omit<ApiTiming, 'key' | 'url' | 'page' | 'loadedByPage'>[]> {
+): Promise<Omit<ApiTiming, 'key' | 'url' | 'page' | 'loadedByPage' | 'growing'>[]> {
   const times = requests.map((): number[] => []);
-  const last = requests.map(() => ({ status: 0, bytes: 0 }));
+  const last = requests.map((): { status: number; bytes: number; matches?: string } => ({ status: 0, bytes: 0 }));
   for (let pass = 0; pass < samples + 2; pass += 1) {
     for (const [index, request] of requests.entries()) {
       const started = performance.now();
       const response = await fetch(`${request.baseUrl}${request.url}`, { headers: { cookie: request.cookie } });
       const body = await response.arrayBuffer();
       if (pass >= 2) times[index]!.push(performance.now() - started);
-      last[index] = { status: response.status, bytes: body.byteLength };
+      last[index] = { status: response.status, bytes: body.byteLength, ...listTotal(response, body) };
     }
   }
   return times.map((measured, index) => {
@@ -336,6 +358,16 @@ async function timeRequests(
       p90Ms: round(quantile(measured, 0.9), 2),
     };
   });
+}
+
+/** A list response's total as the list shows it, or nothing for any other response. */
+function listTotal(response: Response, body: ArrayBuffer): { matches?: string } {
+  if (!response.headers.get('content-type')?.includes('application/json')) return {};
+  const parsed: unknown = JSON.parse(new TextDecoder().decode(body));
+  if (typeof parsed !== 'object' || parsed === null || !('total' in parsed) || typeof parsed.total !== 'number')
+    return {};
+  const lowerBound = 'totalIsLowerBound' in parsed && parsed.totalIsLowerBound === true;
+  return { matches: `${parsed.total.toLocaleString('en')}${lowerBound ? '+' : ''}` };
 }
 
 /** The report section from measured results (exported so saved results can be rendered again). */
@@ -422,22 +454,28 @@ export function pagesSection(
       if (!other) continue;
       const ratio = round(other.medianMs / Math.max(timing.medianMs, 0.01), 2);
       const ok = ratio < 2;
-      compared += 1;
-      if (ok) within += 1;
-      else misses.push(`${timing.key.replace(/[?&]tz=[^&]*/, '')} (${timing.medianMs} → ${other.medianMs} ms)`);
+      if (!timing.growing) {
+        compared += 1;
+        if (ok) within += 1;
+        else misses.push(`${timing.key.replace(/[?&]tz=[^&]*/, '')} (${timing.medianMs} → ${other.medianMs} ms)`);
+      }
       timingRows.push([
         timing.page,
-        `${timing.key.replace(/[?&]tz=[^&]*/, '')}${timing.loadedByPage ? '' : ' (sort/search)'}`,
+        `${timing.key.replace(/[?&]tz=[^&]*/, '')}${timing.loadedByPage ? '' : timing.growing ? ' (search, answer grows)' : ' (sort/search)'}`,
         `${timing.status}/${other.status}`,
+        timing.matches === undefined ? '' : `${timing.matches} → ${other.matches ?? '?'}`,
         timing.medianMs,
         other.medianMs,
         ratio,
         `${round(timing.bytes / 1024, 1)} / ${round(other.bytes / 1024, 1)}`,
-        ok ? 'PASS' : '**MISS**',
+        timing.growing ? 'reported' : ok ? 'PASS' : '**MISS**',
       ]);
     }
     lines.push(
-      table(['page', 'request', 'status', `×${small} ms`, `×${large} ms`, 'ratio', 'kB', '< 2×'], timingRows),
+      table(['page', 'request', 'status', 'total', `×${small} ms`, `×${large} ms`, 'ratio', 'kB', '< 2×'], timingRows),
+      '',
+      'A search marked "answer grows" holds ten times the matches at ten times the data; it is reported and held to no',
+      'target (see LIST_VARIANTS in bench/pages/pages.bench.ts).',
       '',
     );
     const pageOnly = low.timings.filter((timing) => timing.loadedByPage);

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listLoginEvents } from '../features/activity/activity.repository';
 import { listAuditEntries } from '../features/audit/audit.repository';
-import { sql } from 'kysely';
+import { createQueryId, sql, type KyselyPlugin, type RootOperationNode } from 'kysely';
 import { createTestApp, usingPostgres, type TestApp } from '../../test/helper';
 import { migrateToLatest, openDatabase, type Db } from './database';
 import { containsOnIndex, searchIndexQuery } from './text-search';
@@ -151,5 +151,49 @@ onPostgres?.("the trigram index's condition for a search (PostgreSQL)", () => {
       },
     );
     expect(found.rows.map((row) => row.email)).toEqual(['rare-xyzzy-2@corp.test']);
+  });
+
+  it("narrows the audit log's text filters the same way, and finds exactly the entries holding the text", async () => {
+    const at = '2026-11-26T12:00:00.000Z';
+    const details = [
+      ...Array.from({ length: 1000 }, (_, n) => `Uploaded scenario "Common ${n}"`),
+      'Uploaded scenario "Rare qzx-7"',
+      'Uploaded scenario "Rare qzx-8"',
+      // Holds "qzx", the rare trigram of "qzx-7", but not the text.
+      'Uploaded scenario "qzx 7-qzx"',
+    ];
+    await t.db
+      .insertInto('audit_log')
+      .values(
+        details.map((text) => ({
+          actor: 'admin@corp.test',
+          action: 'upload scenario',
+          details: text,
+          screen: null,
+          at,
+        })),
+      )
+      .execute();
+    await sql`analyze audit_log`.execute(t.db);
+
+    const sent: RootOperationNode[] = [];
+    const recorder: KyselyPlugin = {
+      transformQuery: ({ node }) => {
+        sent.push(node);
+        return node;
+      },
+      transformResult: async ({ result }) => result,
+    };
+    const found = await listAuditEntries(
+      t.db.withPlugin(recorder),
+      { details: 'QZX-7' },
+      { sort: 'timestamp', dir: 'desc', page: 1, pageSize: 10 },
+    );
+    expect(found.rows.map((row) => row.details)).toEqual(['Uploaded scenario "Rare qzx-7"']);
+    expect(found).toMatchObject({ total: 1, totalIsLowerBound: false });
+    const statements = sent.map((node) => t.db.getExecutor().compileQuery(node, createQueryId()).sql);
+    const searching = statements.filter((statement) => statement.includes('"audit_log"."details"'));
+    expect(searching.length).toBeGreaterThan(0);
+    for (const statement of searching) expect(statement).toContain('strpos(lower("audit_log"."details"), lower(');
   });
 });

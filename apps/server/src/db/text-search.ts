@@ -329,3 +329,20 @@ export async function containsOnIndex(
   const holds = rare.map(({ window }) => sql<SqlBool>`lower(${value}) like lower(${`%${window}%`})`);
   return sql<SqlBool>`(${sql.join(holds, sql` and `)} and strpos(lower(${value}), lower(${text})) > 0)`;
 }
+
+/**
+ * "Contains, ignoring case" as a condition the column's search index serves, on either database: SQLite's
+ * trigram table (containsText), PostgreSQL's trigram index narrowed to the text's rarest trigrams
+ * (containsOnIndex).
+ */
+export function containsThroughIndex(
+  db: DbOrTrx,
+  searched: SearchedColumn,
+  key: Expression<unknown>,
+  value: Expression<unknown>,
+  text: string,
+): Promise<Expression<SqlBool>> {
+  return isPostgresDb(db)
+    ? containsOnIndex(db, searched, value, text)
+    : Promise.resolve(containsText(db, searched, key, value, text));
+}

@@ -4,7 +4,7 @@ import type { DbOrTrx } from '../../db/database';
 import { collectedFirst } from '../../db/collected-first';
 import { boundedCount, boundedTotal, COUNT_CAP_MIN, countCapFor, type BoundedTotal } from '../../db/bounded-count';
 import { containsIgnoringCase } from '../../db/contains';
-import { containsText, matchesThroughSearchIndex, type SearchedColumn } from '../../db/text-search';
+import { containsThroughIndex, matchesThroughSearchIndex, type SearchedColumn } from '../../db/text-search';
 import { keysetBatches } from '../../db/keyset-batches';
 
 export interface AuditFilters {
@@ -34,21 +34,33 @@ export async function insertAuditEntry(db: DbOrTrx, row: Omit<AuditRow, 'id'>): 
 const TEXT_FILTERS = ['actor', 'action', 'details', 'screen'] as const;
 const AUDIT_COLUMNS = ['id', 'actor', 'action', 'details', 'screen', 'at'] as const;
 
+/** Each text filter of a search as a condition through its column's trigram index. */
+type IndexedTexts = Partial<Record<(typeof TEXT_FILTERS)[number], Expression<SqlBool>>>;
+
+/** The text filters as conditions their trigram indexes serve (containsThroughIndex). */
+async function indexedTexts(db: DbOrTrx, filters: AuditFilters): Promise<IndexedTexts> {
+  const each = await Promise.all(
+    TEXT_FILTERS.map(async (column) => {
+      const text = filters[column]?.trim();
+      if (!text) return [];
+      const value = sql.ref(`audit_log.${column}`);
+      return [[column, await containsThroughIndex(db, `audit_log.${column}`, sql.ref('audit_log.id'), value, text)]];
+    }),
+  );
+  return Object.fromEntries(each.flat());
+}
+
 /**
  * The filters as conditions on `audit_log`. A text filter is "contains, ignoring case": through the trigram
- * index where it has one (`index`, see containsText), or by testing each entry read (`scan`).
+ * index (`IndexedTexts`, see indexedTexts), or by testing each entry read (`scan`).
  */
-function auditConditions(db: DbOrTrx, filters: AuditFilters, texts: 'index' | 'scan'): Expression<SqlBool>[] {
+function auditConditions(filters: AuditFilters, texts: IndexedTexts | 'scan'): Expression<SqlBool>[] {
   const conditions: Expression<SqlBool>[] = [];
   for (const column of TEXT_FILTERS) {
     const text = filters[column]?.trim();
     if (!text) continue;
-    const value = sql.ref(`audit_log.${column}`);
-    conditions.push(
-      texts === 'index'
-        ? containsText(db, `audit_log.${column}`, sql.ref('audit_log.id'), value, text)
-        : containsIgnoringCase(value, text),
-    );
+    const indexed = texts === 'scan' ? undefined : texts[column];
+    conditions.push(indexed ?? containsIgnoringCase(sql.ref(`audit_log.${column}`), text));
   }
   if (filters.fromIso !== undefined) conditions.push(sql<SqlBool>`${sql.ref('audit_log.at')} >= ${filters.fromIso}`);
   if (filters.toIsoExclusive !== undefined)
@@ -56,8 +68,8 @@ function auditConditions(db: DbOrTrx, filters: AuditFilters, texts: 'index' | 's
   return conditions;
 }
 
-function filteredAudit(db: DbOrTrx, filters: AuditFilters, texts: 'index' | 'scan' = 'index') {
-  const conditions = auditConditions(db, filters, texts);
+function filteredAudit(db: DbOrTrx, filters: AuditFilters, texts: IndexedTexts | 'scan') {
+  const conditions = auditConditions(filters, texts);
   const query = db.selectFrom('audit_log');
   return conditions.length === 0 ? query : query.where((eb) => eb.and(conditions));
 }
@@ -86,8 +98,8 @@ export async function listAuditEntries(
   });
   if (searches.length === 0) {
     const [rows, count] = await Promise.all([
-      auditPage(filteredAudit(db, filters).select([...AUDIT_COLUMNS]), options),
-      boundedCount(db, filteredAudit(db, filters).select('id'), cap),
+      auditPage(filteredAudit(db, filters, 'scan').select([...AUDIT_COLUMNS]), options),
+      boundedCount(db, filteredAudit(db, filters, 'scan').select('id'), cap),
     ]);
     return { rows, ...count };
   }
@@ -96,12 +108,13 @@ export async function listAuditEntries(
     key: sql.ref('audit_log.id'),
     value: sql.ref<number>('audit_log.id'),
     searches,
-    conditions: auditConditions(db, filters, 'scan'),
+    conditions: auditConditions(filters, 'scan'),
     limit: cap + 1,
   });
+  const texts = await indexedTexts(db, filters);
   const count = indexed
     ? boundedTotal(indexed.length, cap)
-    : await boundedCount(db, filteredAudit(db, filters).select('id'), cap);
+    : await boundedCount(db, filteredAudit(db, filters, texts).select('id'), cap);
   if (count.total === 0) return { rows: [], ...count };
   // Only a page the matches can fill (pageInKeyOrder takes no other).
   const fillable = count.totalIsLowerBound || count.total >= options.page * options.pageSize;
@@ -128,9 +141,9 @@ export async function listAuditEntries(
       walked = await auditPage(recentAudit(db, filters, options, reach), options);
     if (walked.length === options.pageSize) return { rows: walked, ...count };
     // Matches bunched far down the order (a common text, but only long ago): sorted from the matches instead.
-    return { rows: await pageOfMatches(db, filteredAudit(db, filters), options), ...count };
+    return { rows: await pageOfMatches(db, filteredAudit(db, filters, texts), options), ...count };
   }
-  const matches = indexed ? db.selectFrom('audit_log').where('id', 'in', indexed) : filteredAudit(db, filters);
+  const matches = indexed ? db.selectFrom('audit_log').where('id', 'in', indexed) : filteredAudit(db, filters, texts);
   return { rows: await pageOfMatches(db, matches, options), ...count };
 }
 
@@ -156,7 +169,7 @@ async function pageInKeyOrder(
     key: sql.ref('audit_log.id'),
     value: sql.ref<number>('audit_log.id'),
     searches,
-    conditions: [...auditConditions(db, filters, 'scan'), inOrder],
+    conditions: [...auditConditions(filters, 'scan'), inOrder],
     limit: options.pageSize,
     inKeyOrder: { dir: options.dir, offset: (options.page - 1) * options.pageSize },
   });
@@ -230,8 +243,8 @@ function recentAudit(
   budget: number,
 ) {
   const dates = { fromIso: filters.fromIso, toIsoExclusive: filters.toIsoExclusive };
-  const recent = ordered(filteredAudit(db, dates).select([...AUDIT_COLUMNS]), sort, dir).limit(budget);
-  const texts = auditConditions(db, { ...filters, fromIso: undefined, toIsoExclusive: undefined }, 'scan');
+  const recent = ordered(filteredAudit(db, dates, 'scan').select([...AUDIT_COLUMNS]), sort, dir).limit(budget);
+  const texts = auditConditions({ ...filters, fromIso: undefined, toIsoExclusive: undefined }, 'scan');
   // Named as the table, so the text filters read the same columns.
   return db
     .selectFrom(recent.as('audit_log'))
@@ -262,9 +275,10 @@ function auditPage<DB, TB extends keyof DB>(
 
 /** Every matching entry, oldest first, in keyset batches on (at, id) so memory stays flat. */
 export function auditBatches(db: DbOrTrx, filters: AuditFilters, batchSize = 5000): AsyncGenerator<AuditRow[]> {
+  let texts: Promise<IndexedTexts> | undefined;
   return keysetBatches<AuditRow>(
-    (after, limit) =>
-      filteredAudit(db, filters)
+    async (after, limit) =>
+      filteredAudit(db, filters, await (texts ??= indexedTexts(db, filters)))
         .select([...AUDIT_COLUMNS])
         .$if(after !== null, (qb) => qb.where((eb) => eb(eb.refTuple('at', 'id'), '>', eb.tuple(after!.at, after!.id))))
         .orderBy('at', 'asc')
