@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { CompiledQuery, createQueryId, sql, type KyselyPlugin, type RootOperationNode } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/helper';
+import { recordingQueries } from '../../test/recorded-queries';
 import { listLoginEvents, recordLoginEvent } from '../features/activity/activity.repository';
 import { listAuditEntries } from '../features/audit/audit.repository';
 import {
@@ -28,16 +29,9 @@ describe('indexes for pages that must not grow with the data', () => {
 
   /** The plans of every query `run` sends, in order, on this test's dialect. */
   async function plans(run: (db: Db) => Promise<unknown>): Promise<{ sql: string; plan: string }[]> {
-    const sent: RootOperationNode[] = [];
-    const recorder: KyselyPlugin = {
-      transformQuery: ({ node }) => {
-        sent.push(node);
-        return node;
-      },
-      transformResult: async ({ result }) => result,
-    };
-    await run(t.db.withPlugin(recorder));
-    const compiled = sent.map((node) => t.db.getExecutor().compileQuery(node, createQueryId()));
+    const recorded = recordingQueries(t.db);
+    await run(recorded.db);
+    const compiled = recorded.sent();
     return t.db.connection().execute(async (connection) => {
       // PostgreSQL prefers a plain sort or scan on tables this small: forbid them to see what the indexes allow.
       if (t.dialect === 'postgres') {

@@ -4,8 +4,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listLoginEvents } from '../features/activity/activity.repository';
 import { listAuditEntries } from '../features/audit/audit.repository';
-import { createQueryId, sql, type KyselyPlugin, type RootOperationNode } from 'kysely';
+import { sql } from 'kysely';
 import { createTestApp, usingPostgres, type TestApp } from '../../test/helper';
+import { recordingQueries } from '../../test/recorded-queries';
 import { migrateToLatest, openDatabase, type Db } from './database';
 import { containsOnIndex, searchIndexQuery } from './text-search';
 
@@ -176,22 +177,15 @@ onPostgres?.("the trigram index's condition for a search (PostgreSQL)", () => {
       .execute();
     await sql`analyze audit_log`.execute(t.db);
 
-    const sent: RootOperationNode[] = [];
-    const recorder: KyselyPlugin = {
-      transformQuery: ({ node }) => {
-        sent.push(node);
-        return node;
-      },
-      transformResult: async ({ result }) => result,
-    };
+    const recorded = recordingQueries(t.db);
     const found = await listAuditEntries(
-      t.db.withPlugin(recorder),
+      recorded.db,
       { details: 'QZX-7' },
       { sort: 'timestamp', dir: 'desc', page: 1, pageSize: 10 },
     );
     expect(found.rows.map((row) => row.details)).toEqual(['Uploaded scenario "Rare qzx-7"']);
     expect(found).toMatchObject({ total: 1, totalIsLowerBound: false });
-    const statements = sent.map((node) => t.db.getExecutor().compileQuery(node, createQueryId()).sql);
+    const statements = recorded.sent().map((query) => query.sql);
     const searching = statements.filter((statement) => statement.includes('"audit_log"."details"'));
     expect(searching.length).toBeGreaterThan(0);
     for (const statement of searching) expect(statement).toContain('strpos(lower("audit_log"."details"), lower(');
