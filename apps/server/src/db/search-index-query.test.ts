@@ -20,16 +20,16 @@ describe("the trigram index's query for a search (SQLite)", () => {
     db = openDatabase({ sqliteFile: path.join(dir, 'search.db') }).db;
     await migrateToLatest(db);
     const at = '2026-11-26T10:00:00.000Z';
-    // 2,100 emails share "seed-" (more rows than a probe counts); of the trigrams of "seed-00012", "000" is in 102
-    // of them, "001" and "012" in 113, "-00" in 1,000.
-    const emails = Array.from({ length: 2100 }, (_, n) => `seed-${String(n).padStart(5, '0')}@corp.test`);
+    // 8,300 emails share "seed-" (more rows than a probe counts); of the trigrams of "seed-00012", "000" is in 108
+    // of them, "001" and "012" in 119, "-00" in 1,000.
+    const emails = Array.from({ length: 8300 }, (_, n) => `seed-${String(n).padStart(5, '0')}@corp.test`);
     // Holds the rarest trigrams of "seed-00012", but not the text.
     emails.push('x000y001z012@decoy.test', 'İstanbul.lead@corp.test');
-    for (let from = 0; from < emails.length; from += 100)
+    for (let from = 0; from < emails.length; from += 500)
       await db
         .insertInto('login_events')
         .values(
-          emails.slice(from, from + 100).map((email) => ({ email, role: 'trainee', event: 'login', ip: null, at })),
+          emails.slice(from, from + 500).map((email) => ({ email, role: 'trainee', event: 'login', ip: null, at })),
         )
         .execute();
   });

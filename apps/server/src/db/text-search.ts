@@ -73,10 +73,13 @@ function trigramsOf(text: string): string[] {
 }
 
 /**
- * How far a probe counts a trigram's rows. Fewer: the trigram is rare, and the rows holding two such are few enough
- * to check one by one. More: it is common, and which common one is rarer matters not.
+ * How far a probe counts a trigram's rows. Fewer: the trigram is rare enough to rank, and the rows holding the two
+ * rarest are few enough to check one by one. More: it is common, and which common one is rarer matters not. Counting
+ * to the cap reads that many entries of the index (about a millisecond here); a trigram found common is not counted
+ * again for ten minutes. At 2,048, a million audit entries made every trigram of "seed-00012" common ("000", "001" and
+ * "012" are each in about 2,200), so the search read the lists of all of them, 30 ms instead of 1.
  */
-const PROBE_CAP = 2048;
+const PROBE_CAP = 8192;
 
 /**
  * What a search learnt of a database lately (which trigrams are common, a column's statistics), per database handle
@@ -108,19 +111,19 @@ function expiringPerHandle<V>(forMs: number) {
 }
 
 /**
- * The trigrams found common lately (`fts|columns|trigram`). Probing one reads PROBE_CAP rows of its list; a text
- * found common stays common while the table grows, so each is probed again only after ten minutes. A stale entry
- * only keeps a text's phrase, which answers the same. Rare ones are probed every time: a count of none decides that
- * nothing matches, so it must be current.
+ * How many rows held each trigram lately (`fts|columns|trigram`, counted up to PROBE_CAP), so that a text's trigrams
+ * are ranked without being counted again for ten minutes. A count that has changed since only ranks them less well:
+ * the callers' LIKE decides which rows match. A trigram no row held is not kept: that count decides that nothing
+ * matches, so it is taken afresh on every search, and a row written a moment ago is found.
  */
-const commonTrigrams = expiringPerHandle<true>(10 * 60_000);
+const trigramRows = expiringPerHandle<number>(10 * 60_000);
 
 /**
  * The FTS5 query for the search, narrowed to what costs little; null when the index shows that no row can match.
  * A phrase query's cost follows the rows holding each of its trigrams, common or not: at ten times the people,
  * "seed-00012" costs four times as much, because "see" and "d-0" are in nearly every email while a thousand hold
  * "012". So where a text has more than two trigrams, one statement counts the rows holding each (up to PROBE_CAP;
- * those known common are not counted again), and the query asks only for the rows holding its two rarest, which the
+ * those counted in the last ten minutes are not counted again), and the query asks only for the rows holding its two rarest, which the
  * callers' LIKE then checks: their cost follows the rarest trigrams, not the table. A text whose trigrams are all
  * common keeps its phrase (its rows are then many, and found among the first read). A trigram no row holds matches
  * nothing. Several texts (one per column, or one in several columns) are each narrowed on their own.
@@ -141,7 +144,9 @@ export async function searchIndexQuery(
   const probes = [
     ...new Set(
       texts.flatMap(({ trigrams }) =>
-        trigrams.length > 2 ? trigrams.filter(({ key }) => !commonTrigrams.get(db, key)).map(({ probe }) => probe) : [],
+        trigrams.length > 2
+          ? trigrams.filter(({ key }) => trigramRows.get(db, key) === undefined).map(({ probe }) => probe)
+          : [],
       ),
     ),
   ];
@@ -160,8 +165,8 @@ export async function searchIndexQuery(
   for (const { text, trigrams } of texts) {
     const rarest = trigrams
       .map(({ trigram, probe, key }) => {
-        const rows = counts.get(probe) ?? PROBE_CAP;
-        if (rows >= PROBE_CAP && counts.has(probe)) commonTrigrams.set(db, key, true);
+        const rows = counts.get(probe) ?? trigramRows.get(db, key) ?? PROBE_CAP;
+        if (rows > 0 && counts.has(probe)) trigramRows.set(db, key, rows);
         return { trigram, rows };
       })
       .sort((a, b) => a.rows - b.rows);
