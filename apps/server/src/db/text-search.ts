@@ -75,14 +75,14 @@ function trigramsOf(text: string): string[] {
 /**
  * How far a probe counts a trigram's rows. Fewer: the trigram is rare enough to rank, and the rows holding the two
  * rarest are few enough to check one by one. More: it is common, and which common one is rarer matters not. Counting
- * to the cap reads that many entries of the index (about a millisecond here); a trigram found common is not counted
- * again for ten minutes. At 2,048, a million audit entries made every trigram of "seed-00012" common ("000", "001" and
+ * to the cap reads that many entries of the index (about a millisecond here); a count is kept ten minutes
+ * (trigramRows). At 2,048, a million audit entries made every trigram of "seed-00012" common ("000", "001" and
  * "012" are each in about 2,200), so the search read the lists of all of them, 30 ms instead of 1.
  */
 const PROBE_CAP = 8192;
 
 /**
- * What a search learnt of a database lately (which trigrams are common, a column's statistics), per database handle
+ * What a search learnt of a database lately (how many rows hold a trigram, a column's statistics), per database handle
  * and key, forgotten after `forMs`, the oldest first beyond KEPT keys.
  */
 function expiringPerHandle<V>(forMs: number) {
@@ -123,8 +123,8 @@ const trigramRows = expiringPerHandle<number>(10 * 60_000);
  * A phrase query's cost follows the rows holding each of its trigrams, common or not: at ten times the people,
  * "seed-00012" costs four times as much, because "see" and "d-0" are in nearly every email while a thousand hold
  * "012". So where a text has more than two trigrams, one statement counts the rows holding each (up to PROBE_CAP;
- * those counted in the last ten minutes are not counted again), and the query asks only for the rows holding its two rarest, which the
- * callers' LIKE then checks: their cost follows the rarest trigrams, not the table. A text whose trigrams are all
+ * those counted in the last ten minutes are not counted again), and the query asks only for the rows holding its
+ * two rarest, which the callers' LIKE then checks: their cost follows the rarest trigrams, not the table. A text whose trigrams are all
  * common keeps its phrase (its rows are then many, and found among the first read). A trigram no row holds matches
  * nothing. Several texts (one per column, or one in several columns) are each narrowed on their own.
  */
