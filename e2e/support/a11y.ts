@@ -1,8 +1,30 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 
+/**
+ * Waits until no transition or finite animation is running. axe measures colours as drawn, so a dialog
+ * still fading in or a list still fading back from its dimmed state would be judged at half its contrast.
+ * Spinners and skeletons loop for ever and are left out. Each round first lets two frames pass, because a
+ * dialog starts its fade a frame or two after it is in the page.
+ */
+async function settleAnimations(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    const nextFrame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+    for (let round = 0; round < 10; round++) {
+      await nextFrame();
+      await nextFrame();
+      const running = document
+        .getAnimations()
+        .filter((animation) => Number.isFinite(Number(animation.effect?.getComputedTiming().endTime)));
+      if (running.length === 0) return;
+      await Promise.all(running.map((animation) => animation.finished.catch(() => undefined)));
+    }
+  });
+}
+
 /** The accessibility check every screen must pass: no serious or critical axe violation. */
 export async function expectAccessible(page: Page): Promise<void> {
+  await settleAnimations(page);
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   const serious = results.violations.filter(
     (violation) => violation.impact === 'serious' || violation.impact === 'critical',

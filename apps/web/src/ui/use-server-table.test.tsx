@@ -88,6 +88,19 @@ describe('useServerTable', () => {
     await waitFor(() => expect(result.current.table.query.search).toBe('ada'));
   });
 
+  it('shows the table busy from the keystroke until the search is sent', async () => {
+    const { result } = renderTable('/users');
+    const settled = { isPending: false, isPlaceholderData: false, error: null, refetch: () => undefined };
+    expect(result.current.table.tableProps(settled).isFetching).toBe(false);
+    act(() => result.current.table.setFilter('search', 'ada'));
+    expect(result.current.table.tableProps(settled).isFetching).toBe(true);
+    await waitFor(() => expect(result.current.table.query.search).toBe('ada'));
+    expect(result.current.table.tableProps(settled).isFetching).toBe(false);
+    // Spaces alone change nothing that is sent, so the table does not wait for them.
+    act(() => result.current.table.setFilter('search', 'ada '));
+    expect(result.current.table.tableProps(settled).isFetching).toBe(false);
+  });
+
   it('changes the rows per page, keeps the first row shown, and remembers the choice for that table only', () => {
     const { result, unmount } = renderTable('/users?page=4');
     act(() => result.current.table.setPageSize(25)); // rows 31-40 were shown: row 31 is on page 2 of 25

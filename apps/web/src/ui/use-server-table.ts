@@ -107,10 +107,10 @@ export function useServerTable<F extends Record<string, string>, S extends strin
 
   const textKeys = options.textFilters ?? [];
   // Debounced as one string: a fresh object each render would restart the timer for ever.
-  const [debouncedText] = useDebouncedValue(
-    JSON.stringify(Object.fromEntries(textKeys.map((key) => [key, (state.filters[key] ?? '').trim()]))),
-    TYPING_PAUSE_MS,
-  );
+  const typedText = JSON.stringify(Object.fromEntries(textKeys.map((key) => [key, (state.filters[key] ?? '').trim()])));
+  const [debouncedText] = useDebouncedValue(typedText, TYPING_PAUSE_MS);
+  // Between a keystroke and the answer the rows shown are the old search's: the table says it is busy.
+  const typing = typedText !== debouncedText;
   const sent: Record<string, string> = { ...state.filters, ...(JSON.parse(debouncedText) as Record<string, string>) };
   const filterQuery = Object.fromEntries(Object.entries(sent).map(([key, value]) => [key, value || undefined])) as {
     [K in keyof F]?: Exclude<F[K], ''>;
@@ -145,7 +145,7 @@ export function useServerTable<F extends Record<string, string>, S extends strin
     return {
       data: result.data?.items,
       isLoading: result.isPending,
-      isFetching: result.isPlaceholderData,
+      isFetching: result.isPlaceholderData || typing,
       error: result.error,
       onRetry: () => void result.refetch(),
       sorting,
