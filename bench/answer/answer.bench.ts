@@ -25,12 +25,19 @@ export interface AnswerOptions {
 interface Point extends LoadResult {
   dialect: Dialect;
   server: 'product' | 'baseline';
+  /** Which of the level's back-to-back pairs (baseline, then product) this window belongs to, from 1. */
+  round: number;
   /** The server's resident set at the end of the window and its peak so far (VmRSS, VmHWM), MiB. */
   rssMiB: number | null;
   peakMiB: number | null;
 }
 
 const TARGET_LEVEL = 100;
+/**
+ * Pairs of windows (baseline, then product) at the target level. One pair's ratio moves by a tenth from run to
+ * run, mostly with the baseline's rate; the target is held to the median of the pairs' ratios.
+ */
+const TARGET_ROUNDS = 3;
 
 const dialectName = (dialect: Dialect) => (dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL');
 const WEB_DIST = path.join(ROOT, 'apps', 'web', 'dist');
@@ -83,28 +90,32 @@ export async function answerBenchmark(options: AnswerOptions): Promise<Section> 
       });
       for (const level of levels) {
         const group = trainees.slice(0, level);
-        for (const [name, server] of [
-          ['baseline', baseline],
-          ['product', product],
-        ] as const) {
-          const result = await runTraineeLoad({
-            url: server.url,
-            trainees: group,
-            seconds,
-            warmupSeconds: warmup,
-            serverPid: server.pid,
-          });
-          const memory = server.memory();
-          points.push({
-            dialect,
-            server: name,
-            ...result,
-            rssMiB: memory ? round(memory.rssMiB, 0) : null,
-            peakMiB: memory ? round(memory.peakMiB, 0) : null,
-          });
-          log(
-            `answer/${dialect} ${name} @${level}: ${result.requestsPerSecond} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, server cpu ${result.serverCpuMsPerRequest} ms/req, client cpu ${result.clientCpuMsPerRequest} ms/req, errors ${JSON.stringify(result.counters.errors)}, connection errors ${JSON.stringify(result.errorKinds)} ${JSON.stringify(result.byKind)}`,
-          );
+        const rounds = level === TARGET_LEVEL && !options.quick ? TARGET_ROUNDS : 1;
+        for (let pair = 1; pair <= rounds; pair += 1) {
+          for (const [name, server] of [
+            ['baseline', baseline],
+            ['product', product],
+          ] as const) {
+            const result = await runTraineeLoad({
+              url: server.url,
+              trainees: group,
+              seconds,
+              warmupSeconds: warmup,
+              serverPid: server.pid,
+            });
+            const memory = server.memory();
+            points.push({
+              dialect,
+              server: name,
+              round: pair,
+              ...result,
+              rssMiB: memory ? round(memory.rssMiB, 0) : null,
+              peakMiB: memory ? round(memory.peakMiB, 0) : null,
+            });
+            log(
+              `answer/${dialect} ${name} @${level}${rounds > 1 ? ` (pair ${pair} of ${rounds})` : ''}: ${result.requestsPerSecond} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, server cpu ${result.serverCpuMsPerRequest} ms/req, client cpu ${result.clientCpuMsPerRequest} ms/req, body ${result.meanBodyChars} chars, errors ${JSON.stringify(result.counters.errors)}, connection errors ${JSON.stringify(result.errorKinds)} ${JSON.stringify(result.byKind)}`,
+            );
+          }
         }
       }
       if (levels.includes(TARGET_LEVEL)) {
@@ -194,61 +205,88 @@ function answerSection(
   startups: Startup[],
   meta: { quick: boolean; seconds: number; warmup: number; started: number; profileSummaries: string[] },
 ): Section {
-  const find = (dialect: Dialect, server: Point['server'], level: number) =>
-    points.find((point) => point.dialect === dialect && point.server === server && point.trainees === level);
+  const find = (dialect: Dialect, server: Point['server'], level: number, pair: number) =>
+    points.find(
+      (point) =>
+        point.dialect === dialect && point.server === server && point.trainees === level && point.round === pair,
+    );
+  const ratioOf = (point: Point) => {
+    const base = find(point.dialect, 'baseline', point.trainees, point.round);
+    return base ? round(point.requestsPerSecond / base.requestsPerSecond, 2) : Number.NaN;
+  };
   const rows: (string | number)[][] = [];
   const targets: Target[] = [];
-  for (const point of points.filter((p) => p.server === 'product')) {
-    const base = find(point.dialect, 'baseline', point.trainees);
-    const ratio = base ? round(point.requestsPerSecond / base.requestsPerSecond, 2) : Number.NaN;
+  const products = points.filter((p) => p.server === 'product');
+  const pairsAt = (dialect: Dialect, level: number) =>
+    products.filter((point) => point.dialect === dialect && point.trainees === level);
+  for (const point of products) {
+    const base = find(point.dialect, 'baseline', point.trainees, point.round);
+    const pairs = pairsAt(point.dialect, point.trainees).length;
     rows.push([
       point.dialect,
-      point.trainees,
+      pairs > 1 ? `${point.trainees} (pair ${point.round})` : point.trainees,
       point.requestsPerSecond,
       point.p50,
       point.p99,
       point.serverCpuMsPerRequest ?? '-',
+      point.meanBodyChars,
       base?.requestsPerSecond ?? '-',
       base?.p50 ?? '-',
       base?.p99 ?? '-',
       base?.serverCpuMsPerRequest ?? '-',
-      ratio,
+      base?.meanBodyChars ?? '-',
+      ratioOf(point),
       errorsText(point),
       point.rssMiB ?? '-',
       point.loadAverage,
     ]);
-    if (point.dialect === 'sqlite' && point.trainees === TARGET_LEVEL) {
-      targets.push(
-        {
-          name: `answer path, ${TARGET_LEVEL} trainees, SQLite: product / baseline req/s`,
-          target: '≥ 0.6',
-          measured: String(ratio),
-          pass: ratio >= 0.6,
-        },
-        {
-          name: `answer path, ${TARGET_LEVEL} trainees, SQLite: server RSS at the end of the window`,
-          target: '< 200 MB',
-          measured: point.rssMiB === null ? '-' : `${point.rssMiB} MiB (peak ${point.peakMiB} MiB)`,
-          pass: point.rssMiB !== null && point.rssMiB * 1.048576 < 200,
-        },
-      );
-    }
-    if (point.dialect === 'postgres' && point.trainees === TARGET_LEVEL) {
-      targets.push({
-        name: `answer path, ${TARGET_LEVEL} trainees, PostgreSQL: product / baseline req/s`,
-        target: '≥ 0.7',
-        measured: String(ratio),
-        pass: ratio >= 0.7,
-      });
-    }
-    if (point.dialect === 'sqlite' && point.trainees === 500) {
-      targets.push({
-        name: 'answer path, 500 trainees, SQLite: product connection errors',
-        target: '0',
-        measured: String(point.connectionErrors),
-        pass: point.connectionErrors === 0,
-      });
-    }
+  }
+  // The ratio targets take the median of the pairs at the target level (one pair in a quick run).
+  const medianRatio = (dialect: Dialect) => {
+    const ratios = pairsAt(dialect, TARGET_LEVEL)
+      .map(ratioOf)
+      .sort((a, b) => a - b);
+    return {
+      median: ratios.length === 0 ? Number.NaN : round(quantile(ratios, 0.5), 2),
+      text: ratios.length > 1 ? ` (median of ${ratios.join(', ')})` : '',
+    };
+  };
+  if (pairsAt('sqlite', TARGET_LEVEL).length > 0) {
+    const ratio = medianRatio('sqlite');
+    const memory = pairsAt('sqlite', TARGET_LEVEL).filter((point) => point.rssMiB !== null);
+    const rss = memory.length > 0 ? Math.max(...memory.map((point) => point.rssMiB!)) : null;
+    const peak = memory.length > 0 ? Math.max(...memory.map((point) => point.peakMiB ?? 0)) : null;
+    targets.push(
+      {
+        name: `answer path, ${TARGET_LEVEL} trainees, SQLite: product / baseline req/s`,
+        target: '≥ 0.6',
+        measured: `${ratio.median}${ratio.text}`,
+        pass: ratio.median >= 0.6,
+      },
+      {
+        name: `answer path, ${TARGET_LEVEL} trainees, SQLite: server RSS at the end of the window (the largest)`,
+        target: '< 200 MB',
+        measured: rss === null ? '-' : `${rss} MiB (peak ${peak} MiB)`,
+        pass: rss !== null && rss * 1.048576 < 200,
+      },
+    );
+  }
+  if (pairsAt('postgres', TARGET_LEVEL).length > 0) {
+    const ratio = medianRatio('postgres');
+    targets.push({
+      name: `answer path, ${TARGET_LEVEL} trainees, PostgreSQL: product / baseline req/s`,
+      target: '≥ 0.7',
+      measured: `${ratio.median}${ratio.text}`,
+      pass: ratio.median >= 0.7,
+    });
+  }
+  for (const point of pairsAt('sqlite', 500)) {
+    targets.push({
+      name: 'answer path, 500 trainees, SQLite: product connection errors',
+      target: '0',
+      measured: String(point.connectionErrors),
+      pass: point.connectionErrors === 0,
+    });
   }
   for (const point of paced.filter((p) => p.server === 'product' && p.thinkMs === TARGET_PACE_MS)) {
     if (point.dialect !== 'sqlite') continue;
@@ -315,10 +353,12 @@ function answerSection(
         'p50 ms',
         'p99 ms',
         'CPU ms/req',
+        'body chars',
         'baseline req/s',
         'p50 ms',
         'p99 ms',
         'CPU ms/req',
+        'body chars',
         'ratio',
         'product non-2xx',
         'product RSS MiB',
@@ -329,7 +369,11 @@ function answerSection(
     '',
     '"CPU ms/req" is the server process\'s own CPU time (user + system, from /proc) per request in the window: unlike',
     'req/s it does not depend on what else the machine is running. "product RSS" is the server\'s resident memory',
-    '(VmRSS) at the end of its window. "load avg" is the 1-minute load average at the end',
+    '(VmRSS) at the end of its window. "body chars" is the mean length of a response body: the product answers with',
+    'the whole run as the player draws it (the step, the score, the skills and the timeline so far), the baseline with',
+    'the few fields the load generator reads; the load generator parses both, on the same two CPUs. At',
+    `${TARGET_LEVEL} trainees the two servers take turns ${TARGET_ROUNDS} times (baseline, then product; once in a quick run), and the`,
+    'ratio targets hold the median of the pairs\' ratios. "load avg" is the 1-minute load average at the end',
     "of the product's window. Each trainee has one request outstanding at a time (a closed loop), so by Little's law",
     'the mean latency is trainees / req/s: the p99 of this table is the length of the queue the load keeps full',
     "(the baseline's own is over 100 ms at 100 trainees), a measure of capacity rather than of what a trainee waits.",

@@ -20,6 +20,8 @@ export interface LoadResult {
   serverCpuMsPerRequest: number | null;
   /** The load generator's own CPU time per request, in ms. */
   clientCpuMsPerRequest: number;
+  /** The mean length of a response body in the window, in characters (the JSON is nearly all ASCII, so about bytes). */
+  meanBodyChars: number;
   /** Socket errors and timeouts seen by autocannon over the whole run (a crash shows up here). */
   connectionErrors: number;
   /** The same errors by their code (ECONNRESET, ETIMEDOUT...) or message ("request timed out"). */
@@ -66,6 +68,7 @@ export async function runTraineeLoad({
   const counters = newCounters();
   const warmupCounters = newCounters();
   const latencies: number[] = [];
+  let bodyChars = 0;
   const kindLatencies: Record<PlayKind, number[]> = { start: [], answer: [], next: [] };
   let measuring = false;
   let windowStarted = Number.POSITIVE_INFINITY;
@@ -105,6 +108,7 @@ export async function runTraineeLoad({
             if (inWindow) {
               const latency = performance.now() - sentAt;
               latencies.push(latency);
+              bodyChars += body.length;
               kindLatencies[sent.kind].push(latency);
               if (process.env.BENCH_DEBUG_SLOW && latency > 500)
                 console.log(`slow ${sent.kind} ${status} ${Math.round(latency)} ms, sent at ${Math.round(sentAt)}`);
@@ -163,6 +167,7 @@ export async function runTraineeLoad({
         ? round((serverCpuAfter - serverCpuBefore) / served, 3)
         : null,
     clientCpuMsPerRequest: round((clientCpu.user + clientCpu.system) / 1000 / Math.max(1, latencies.length), 3),
+    meanBodyChars: round(bodyChars / Math.max(1, latencies.length), 0),
     connectionErrors: result.errors,
     errorKinds,
     listenOverflows: listenOverflows() - overflowsBefore,

@@ -2,10 +2,10 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page } from '@playwright/test';
 
 /**
- * Waits until no transition or finite animation is running. axe measures colours as drawn, so a dialog
- * still fading in or a list still fading back from its dimmed state would be judged at half its contrast.
- * Spinners and skeletons loop for ever and are left out. Each round first lets two frames pass, because a
- * dialog starts its fade a frame or two after it is in the page.
+ * Waits until no transition or finite animation is running. axe measures colours as drawn, so a dialog still
+ * fading in, or a list fading to its dimmed state, would be judged at part of its contrast. Spinners and
+ * skeletons loop for ever and are left out, as is anything paused. Each round first lets two frames pass,
+ * because a dialog starts its fade a frame or two after it is in the page.
  */
 async function settleAnimations(page: Page): Promise<void> {
   await page.evaluate(async () => {
@@ -15,7 +15,10 @@ async function settleAnimations(page: Page): Promise<void> {
       await nextFrame();
       const running = document
         .getAnimations()
-        .filter((animation) => Number.isFinite(Number(animation.effect?.getComputedTiming().endTime)));
+        .filter(
+          (animation) =>
+            animation.playState === 'running' && Number.isFinite(Number(animation.effect?.getComputedTiming().endTime)),
+        );
       if (running.length === 0) return;
       await Promise.all(running.map((animation) => animation.finished.catch(() => undefined)));
     }
