@@ -86,3 +86,40 @@ for (const { path, as, api, name, loaded } of placeholders) {
     await expect(loaded(page).first()).toBeVisible();
   });
 }
+
+test('a searched list is dimmed and busy from the first keystroke until its answer, then shows only the match', async ({
+  page,
+}) => {
+  const user = await seedUser({ firstName: 'Bettina', lastName: 'Busy' });
+  await signInAsAdmin(page);
+  await page.clock.install();
+  await page.goto('/admin/users');
+  const table = page.getByRole('table', { name: 'Users' });
+  await expect(table).toHaveAttribute('aria-busy', 'false');
+  await expect(table.locator('tbody tr').filter({ hasNotText: user.email }).first()).toBeVisible();
+  const searches: string[] = [];
+  page.on('request', (request) => {
+    if (/\/api\/users\?.*search=/.test(request.url())) searches.push(request.url());
+  });
+  const release = await holdRequests(page, /\/api\/users\?.*search=/);
+
+  // With the page's clock stopped, the search waits for the typing pause: the rows still shown are the
+  // unsearched list's, dimmed and announced as busy before anything is sent.
+  await page.clock.pauseAt(Date.now() + 60_000);
+  await page.getByLabel('Search').fill(user.email);
+  await expect(table).toHaveAttribute('aria-busy', 'true');
+  await expect(table).toHaveCSS('opacity', '0.6');
+  expect(searches).toEqual([]);
+
+  // The pause passes and the search is sent; the list stays busy until its answer.
+  await page.clock.runFor(400);
+  await expect.poll(() => searches.length).toBe(1);
+  await expect(table).toHaveAttribute('aria-busy', 'true');
+  await page.clock.resume();
+  release();
+  await expect(table).toHaveAttribute('aria-busy', 'false');
+  await expect(table).toHaveCSS('opacity', '1');
+  await expect(table.locator('tbody tr')).toHaveCount(1);
+  await expect(table.locator('tbody tr')).toContainText(user.email);
+  await expectAccessible(page);
+});
