@@ -26,7 +26,7 @@ interface Point extends LoadResult {
   dialect: Dialect;
   server: 'product' | 'baseline';
   /** Which of the level's back-to-back pairs (baseline, then product) this window belongs to, from 1. */
-  round: number;
+  pair: number;
   /** The server's resident set at the end of the window and its peak so far (VmRSS, VmHWM), MiB. */
   rssMiB: number | null;
   peakMiB: number | null;
@@ -37,7 +37,7 @@ const TARGET_LEVEL = 100;
  * Pairs of windows (baseline, then product) at the target level. One pair's ratio moves by a tenth from run to
  * run, mostly with the baseline's rate; the target is held to the median of the pairs' ratios.
  */
-const TARGET_ROUNDS = 3;
+const TARGET_PAIRS = 3;
 
 const dialectName = (dialect: Dialect) => (dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL');
 const WEB_DIST = path.join(ROOT, 'apps', 'web', 'dist');
@@ -90,8 +90,8 @@ export async function answerBenchmark(options: AnswerOptions): Promise<Section> 
       });
       for (const level of levels) {
         const group = trainees.slice(0, level);
-        const rounds = level === TARGET_LEVEL && !options.quick ? TARGET_ROUNDS : 1;
-        for (let pair = 1; pair <= rounds; pair += 1) {
+        const pairs = level === TARGET_LEVEL && !options.quick ? TARGET_PAIRS : 1;
+        for (let pair = 1; pair <= pairs; pair += 1) {
           for (const [name, server] of [
             ['baseline', baseline],
             ['product', product],
@@ -107,13 +107,13 @@ export async function answerBenchmark(options: AnswerOptions): Promise<Section> 
             points.push({
               dialect,
               server: name,
-              round: pair,
+              pair,
               ...result,
               rssMiB: memory ? round(memory.rssMiB, 0) : null,
               peakMiB: memory ? round(memory.peakMiB, 0) : null,
             });
             log(
-              `answer/${dialect} ${name} @${level}${rounds > 1 ? ` (pair ${pair} of ${rounds})` : ''}: ${result.requestsPerSecond} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, server cpu ${result.serverCpuMsPerRequest} ms/req, client cpu ${result.clientCpuMsPerRequest} ms/req, body ${result.meanBodyChars} chars, errors ${JSON.stringify(result.counters.errors)}, connection errors ${JSON.stringify(result.errorKinds)} ${JSON.stringify(result.byKind)}`,
+              `answer/${dialect} ${name} @${level}${pairs > 1 ? ` (pair ${pair} of ${pairs})` : ''}: ${result.requestsPerSecond} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, server cpu ${result.serverCpuMsPerRequest} ms/req, client cpu ${result.clientCpuMsPerRequest} ms/req, body ${result.meanBodyChars} chars, errors ${JSON.stringify(result.counters.errors)}, connection errors ${JSON.stringify(result.errorKinds)} ${JSON.stringify(result.byKind)}`,
             );
           }
         }
@@ -208,23 +208,22 @@ function answerSection(
   const find = (dialect: Dialect, server: Point['server'], level: number, pair: number) =>
     points.find(
       (point) =>
-        point.dialect === dialect && point.server === server && point.trainees === level && point.round === pair,
+        point.dialect === dialect && point.server === server && point.trainees === level && point.pair === pair,
     );
-  const ratioOf = (point: Point) => {
-    const base = find(point.dialect, 'baseline', point.trainees, point.round);
-    return base ? round(point.requestsPerSecond / base.requestsPerSecond, 2) : Number.NaN;
-  };
+  const baseOf = (point: Point) => find(point.dialect, 'baseline', point.trainees, point.pair);
+  const ratioOf = (point: Point, base = baseOf(point)) =>
+    base ? round(point.requestsPerSecond / base.requestsPerSecond, 2) : Number.NaN;
   const rows: (string | number)[][] = [];
   const targets: Target[] = [];
   const products = points.filter((p) => p.server === 'product');
   const pairsAt = (dialect: Dialect, level: number) =>
     products.filter((point) => point.dialect === dialect && point.trainees === level);
   for (const point of products) {
-    const base = find(point.dialect, 'baseline', point.trainees, point.round);
+    const base = baseOf(point);
     const pairs = pairsAt(point.dialect, point.trainees).length;
     rows.push([
       point.dialect,
-      pairs > 1 ? `${point.trainees} (pair ${point.round})` : point.trainees,
+      pairs > 1 ? `${point.trainees} (pair ${point.pair})` : point.trainees,
       point.requestsPerSecond,
       point.p50,
       point.p99,
@@ -235,7 +234,7 @@ function answerSection(
       base?.p99 ?? '-',
       base?.serverCpuMsPerRequest ?? '-',
       base?.meanBodyChars ?? '-',
-      ratioOf(point),
+      ratioOf(point, base),
       errorsText(point),
       point.rssMiB ?? '-',
       point.loadAverage,
@@ -244,7 +243,7 @@ function answerSection(
   // The ratio targets take the median of the pairs at the target level (one pair in a quick run).
   const medianRatio = (dialect: Dialect) => {
     const ratios = pairsAt(dialect, TARGET_LEVEL)
-      .map(ratioOf)
+      .map((point) => ratioOf(point))
       .sort((a, b) => a - b);
     return {
       median: ratios.length === 0 ? Number.NaN : round(quantile(ratios, 0.5), 2),
@@ -372,7 +371,7 @@ function answerSection(
     '(VmRSS) at the end of its window. "body chars" is the mean length of a response body: the product answers with',
     'the whole run as the player draws it (the step, the score, the skills and the timeline so far), the baseline with',
     'the few fields the load generator reads; the load generator parses both, on the same two CPUs. At',
-    `${TARGET_LEVEL} trainees the two servers take turns ${TARGET_ROUNDS} times (baseline, then product; once in a quick run), and the`,
+    `${TARGET_LEVEL} trainees the two servers take turns ${TARGET_PAIRS} times (baseline, then product; once in a quick run), and the`,
     'ratio targets hold the median of the pairs\' ratios. "load avg" is the 1-minute load average at the end',
     "of the product's window. Each trainee has one request outstanding at a time (a closed loop), so by Little's law",
     'the mean latency is trainees / req/s: the p99 of this table is the length of the queue the load keeps full',
