@@ -22,6 +22,7 @@ import pg from 'pg';
 import { migrations } from './migrations';
 import type { Database } from './schema';
 import { BoundedMap } from '../bounded-map';
+import { registerSqliteConnection } from './held-connection';
 import { preparedStatementName } from './reusable-query';
 
 export type Db = Kysely<Database>;
@@ -79,8 +80,11 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(`busy_timeout = ${options.sqliteBusyTimeoutMs ?? 5000}`);
+  const database = withStatementCache(sqlite);
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database }) });
+  registerSqliteConnection(db, database);
   return {
-    db: new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) }),
+    db,
     dialect: 'sqlite',
     location: path.resolve(file),
   };

@@ -1,5 +1,6 @@
 import { CompiledQuery, type Compilable, type DialectAdapter } from 'kysely';
 import type { Db, DbOrTrx } from './database';
+import { heldSqlite } from './held-connection';
 
 /**
  * The SQL text of every reusable query, with the name PostgreSQL prepares it under: a reusable query is parsed
@@ -53,6 +54,14 @@ export function reusableQuery<Params extends Record<string, unknown>, Row>(
     }
     const { query, slots } = compiled;
     const values = slots.map((slot) => ('name' in slot ? params[slot.name] : slot.value));
+    // On a SQLite connection this caller holds, the statement runs at once, as Kysely's driver would run it.
+    const sqlite = heldSqlite(db);
+    if (sqlite) {
+      const statement = sqlite.prepare(query.sql);
+      if (statement.reader) return statement.all(values) as Row[];
+      statement.run(values);
+      return [];
+    }
     const result = await db.executeQuery<Row>(CompiledQuery.raw(query.sql, values) as CompiledQuery<Row>);
     return result.rows;
   };

@@ -33,6 +33,7 @@ import { techniqueKey, techniqueRef } from '@tradecraft/shared/attack';
 import { hintCostOf, playerStepOf, shownOptionOrder } from '@tradecraft/shared/player';
 import { nowIso } from '../../clock';
 import type { Db, DbOrTrx } from '../../db/database';
+import { withConnection, withTransaction } from '../../db/held-connection';
 import type { Run, User } from '../../db/schema';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors';
 import { isUniqueViolation } from '../../db/errors';
@@ -520,7 +521,7 @@ async function startRunOn(db: Db, user: User, input: StartRunInput, limit: RateL
     version_id: scenario.versionId,
   };
   try {
-    await db.transaction().execute(async (trx) => {
+    await withTransaction(db, async (trx) => {
       if (input.startOver) {
         const old = await findRunInProgressOf(trx, of);
         if (old) await endInProgress(trx, old, now);
@@ -710,7 +711,7 @@ async function answerStepOn(db: Db, user: User, id: string, input: AnswerInput):
   const pendingReview = graded.result.kind === 'write' && graded.result.review !== null;
   const playedSteps = run.played_steps + (counted ? 1 : 0);
 
-  const { answered, decisions } = await db.transaction().execute(async (trx) => {
+  const { answered, decisions } = await withTransaction(db, async (trx) => {
     const at = nowIso();
     // One statement claims the step and writes the figures decided above; it finds nothing to change when
     // another answer, a hint or a move changed the run since it was read.
@@ -853,32 +854,32 @@ async function endRunOn(db: Db, user: User, id: string): Promise<RunState> {
 // flight taking turns query by query: under load the slowest answers come back sooner (bench/, answer path).
 // On PostgreSQL it takes one pool connection per request instead of one per query.
 export const startRun = (db: Db, user: User, input: StartRunInput, limit: RateLimit): Promise<StartRunResponse> =>
-  db.connection().execute((connection) => startRunOn(connection, user, input, limit));
+  withConnection(db, (connection) => startRunOn(connection, user, input, limit));
 
 export const resumeRun = (db: Db, user: User, id: string): Promise<RunState> =>
-  db.connection().execute((connection) => resumeRunOn(connection, user, id));
+  withConnection(db, (connection) => resumeRunOn(connection, user, id));
 
 export const startPractice = (db: Db, user: User, runId: string, stepId: string, limit: RateLimit) =>
-  db.connection().execute((connection) => startPracticeOn(connection, user, runId, stepId, limit));
+  withConnection(db, (connection) => startPracticeOn(connection, user, runId, stepId, limit));
 
 export const answerPracticeStep = (
   db: Db,
   user: User,
   params: { runId: string; practiceId: string },
   input: AnswerInput,
-) => db.connection().execute((connection) => answerPracticeOn(connection, user, params, input));
+) => withConnection(db, (connection) => answerPracticeOn(connection, user, params, input));
 
 export const getRun = (db: Db, viewer: User, id: string): Promise<RunState> =>
-  db.connection().execute((connection) => getRunOn(connection, viewer, id));
+  withConnection(db, (connection) => getRunOn(connection, viewer, id));
 
 export const answerStep = (db: Db, user: User, id: string, input: AnswerInput): Promise<AnswerResult> =>
-  db.connection().execute((connection) => answerStepOn(connection, user, id, input));
+  withConnection(db, (connection) => answerStepOn(connection, user, id, input));
 
 export const openStepHint = (db: Db, user: User, id: string, stepId: string): Promise<HintResult> =>
-  db.connection().execute((connection) => openHintOn(connection, user, id, stepId));
+  withConnection(db, (connection) => openHintOn(connection, user, id, stepId));
 
 export const moveOn = (db: Db, user: User, id: string): Promise<RunState> =>
-  db.connection().execute((connection) => moveOnOn(connection, user, id));
+  withConnection(db, (connection) => moveOnOn(connection, user, id));
 
 export const endRun = (db: Db, user: User, id: string): Promise<RunState> =>
-  db.connection().execute((connection) => endRunOn(connection, user, id));
+  withConnection(db, (connection) => endRunOn(connection, user, id));
