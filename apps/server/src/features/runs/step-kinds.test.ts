@@ -6,7 +6,7 @@ import {
   type ScenarioStep,
 } from '@tradecraft/shared';
 import { everyKindScenario } from '@tradecraft/shared/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/helper';
 import { answerFor } from './answers.fixture';
 import { insertScenario } from './runs.fixtures';
@@ -271,5 +271,35 @@ describe('the run engine with every step kind', () => {
         result: '-',
       });
     });
+  });
+
+  it('writes every response of a played run with JSON.stringify: nothing undeclared, nothing to coerce', async () => {
+    // The fast path of the run engine's serializer (plugins/fast-serializer.ts): a key the schemas do not declare
+    // would be stripped, but every answer would then take the slower schema-driven serializer.
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      const responses = [];
+      const run = await start();
+      let state = run;
+      for (const quality of ['wrong', 'right'] as const) {
+        while (state.status === 'in_progress' && state.currentStep) {
+          const step = stepOf(state.currentStep.id);
+          const answered = await answer(run.id, step.id, answerFor(run.id, step, quality));
+          const moved = await post(run.id, 'next');
+          responses.push(answered, moved);
+          state = moved.json().run as RunState;
+          if (quality === 'wrong') break;
+        }
+      }
+      responses.push(await t.request({ method: 'GET', url: `/api/runs/${run.id}`, cookie }));
+      expect(state.status).toBe('completed');
+      const written = stringify.mock.calls.map(([value]) => value);
+      for (const response of responses) {
+        expect(response.statusCode).toBe(200);
+        expect(written).toContainEqual(response.json());
+      }
+    } finally {
+      stringify.mockRestore();
+    }
   });
 });
