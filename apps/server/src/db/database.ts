@@ -81,8 +81,9 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(`busy_timeout = ${options.sqliteBusyTimeoutMs ?? 5000}`);
   const database = withStatementCache(sqlite);
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database }) });
-  registerSqliteConnection(db, database);
+  const connection = { holders: 0 };
+  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database }, connection) });
+  registerSqliteConnection(db, database, () => connection.holders === 0);
   return {
     db,
     dialect: 'sqlite',
@@ -153,14 +154,29 @@ function preparingPool(pool: pg.Pool): PostgresPool {
  */
 class ImmediateSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
+  readonly #connection: { holders: number };
 
-  constructor(config: SqliteDialectConfig) {
+  /** `connection.holders` counts who holds the one connection (0 or 1): held-connection.ts reads it. */
+  constructor(config: SqliteDialectConfig, connection: { holders: number }) {
     super(config);
     this.#config = config;
+    this.#connection = connection;
   }
 
   override createDriver(): Driver {
+    const held = this.#connection;
     return new (class extends SqliteDriver {
+      override async acquireConnection(): Promise<DatabaseConnection> {
+        const connection = await super.acquireConnection();
+        held.holders += 1;
+        return connection;
+      }
+
+      override async releaseConnection(): Promise<void> {
+        held.holders -= 1;
+        await super.releaseConnection();
+      }
+
       override async beginTransaction(connection: DatabaseConnection): Promise<void> {
         await connection.executeQuery(CompiledQuery.raw('begin immediate'));
       }

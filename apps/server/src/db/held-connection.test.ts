@@ -11,7 +11,7 @@ const insert = reusableQuery<{ key: string }, unknown>((db, param) =>
   db.insertInto('rate_limits').values({ key: param('key'), count: 1, window_ends_at: 'later' }),
 );
 
-describe('a SQLite connection held by withConnection or withTransaction', () => {
+describe('statements run straight away on the SQLite connection', () => {
   let db: Db;
   beforeEach(async () => {
     db = openDatabase({ sqliteFile: ':memory:' }).db;
@@ -20,8 +20,8 @@ describe('a SQLite connection held by withConnection or withTransaction', () => 
   });
   afterEach(() => db.destroy());
 
-  it('runs a reusable query on it without going through Kysely, and reads what Kysely reads', async () => {
-    const viaKysely = await byKey(db, { key: 'a' });
+  it('from a connection held by withConnection, without going through Kysely, reading what Kysely reads', async () => {
+    const viaKysely = await db.selectFrom('rate_limits').select(['key', 'count']).where('key', '=', 'a').execute();
     const direct = await withConnection(db, async (connection) => {
       const executeQuery = vi.spyOn(connection, 'executeQuery');
       const rows = await byKey(connection, { key: 'a' });
@@ -32,7 +32,7 @@ describe('a SQLite connection held by withConnection or withTransaction', () => 
     expect(direct).toEqual([{ key: 'a', count: 1 }]);
   });
 
-  it('runs them inside the transaction: they are rolled back with it', async () => {
+  it('from a transaction of withTransaction, inside it: they are rolled back with it', async () => {
     await expect(
       withTransaction(db, async (trx) => {
         await insert(trx, { key: 'b' });
@@ -43,7 +43,7 @@ describe('a SQLite connection held by withConnection or withTransaction', () => 
     expect(await byKey(db, { key: 'b' })).toEqual([]);
   });
 
-  it('never lets another instance run on it meanwhile: that one waits for the holder to finish', async () => {
+  it('from the database while a holder has it: never, that one waits for the holder to finish', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const holder = withTransaction(db, async (trx) => {
@@ -63,7 +63,7 @@ describe('a SQLite connection held by withConnection or withTransaction', () => 
     expect(read).toEqual([]);
   });
 
-  it('lets go when the work ends: the instance it handed out goes through Kysely afterwards', async () => {
+  it('from an instance of withConnection after its work ended: never, it goes through Kysely', async () => {
     let kept: Db | undefined;
     await withConnection(db, async (connection) => {
       kept = connection;
@@ -71,5 +71,13 @@ describe('a SQLite connection held by withConnection or withTransaction', () => 
     const executeQuery = vi.spyOn(kept!, 'executeQuery');
     await byKey(kept!, { key: 'a' });
     expect(executeQuery).toHaveBeenCalledTimes(1);
+  });
+
+  it('from the database while nobody holds the connection, without going through Kysely', async () => {
+    const executeQuery = vi.spyOn(db, 'executeQuery');
+    expect(await byKey(db, { key: 'a' })).toEqual([{ key: 'a', count: 1 }]);
+    await insert(db, { key: 'd' });
+    expect(executeQuery).not.toHaveBeenCalled();
+    expect(await db.selectFrom('rate_limits').select('key').where('key', '=', 'd').execute()).toHaveLength(1);
   });
 });

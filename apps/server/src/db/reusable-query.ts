@@ -1,6 +1,6 @@
 import { CompiledQuery, type Compilable, type DialectAdapter } from 'kysely';
 import type { Db, DbOrTrx } from './database';
-import { heldSqlite } from './held-connection';
+import { directSqlite } from './held-connection';
 
 /**
  * The SQL text of every reusable query, with the name PostgreSQL prepares it under: a reusable query is parsed
@@ -54,8 +54,8 @@ export function reusableQuery<Params extends Record<string, unknown>, Row>(
     }
     const { query, slots } = compiled;
     const values = slots.map((slot) => ('name' in slot ? params[slot.name] : slot.value));
-    // On a SQLite connection this caller holds, the statement runs at once, as Kysely's driver would run it.
-    const sqlite = heldSqlite(db);
+    // On a SQLite connection this caller holds, or nobody holds, the statement runs at once, as Kysely's driver would.
+    const sqlite = directSqlite(db);
     if (sqlite) {
       const statement = sqlite.prepare(query.sql);
       if (statement.reader) return statement.all(values) as Row[];

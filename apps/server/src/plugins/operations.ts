@@ -20,12 +20,12 @@ export function requestIdOptions(trustProxy: boolean): Pick<FastifyServerOptions
 
 /** Response headers every API answer carries: its request id, and no caching of what may be personal data. */
 export function registerOperationalHeaders(app: FastifyInstance): void {
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     void reply.header('x-request-id', request.id);
     // API answers hold accounts, scores and logs: no browser or proxy cache keeps them, unless a route says otherwise.
     if (request.routeOptions.config.api !== false && !reply.hasHeader('cache-control')) {
       void reply.header('cache-control', 'no-store');
     }
-    return payload;
+    done(null, payload);
   });
 }

@@ -65,13 +65,19 @@ const runWithScenarioQuery = reusableQuery<{ id: string }, RunScenarioRow>((db, 
 export async function findRunWithScenario(db: DbOrTrx, id: string): Promise<RunWithScenario | undefined> {
   const row = (await runWithScenarioQuery(db, { id }))[0];
   if (!row) return undefined;
-  const { s_id, s_name, s_deleted_at, s_current_version_id, ...run } = row;
+  // The row itself is the run: its four scenario columns ride along unread (copying the other columns out, on
+  // every answer and move, showed in the answer path's profile).
   return {
-    run,
+    run: row,
     scenario:
-      s_id === null
+      row.s_id === null
         ? undefined
-        : { id: s_id, name: s_name ?? '', deleted_at: s_deleted_at, current_version_id: s_current_version_id },
+        : {
+            id: row.s_id,
+            name: row.s_name ?? '',
+            deleted_at: row.s_deleted_at,
+            current_version_id: row.s_current_version_id,
+          },
   };
 }
 

@@ -241,6 +241,38 @@ interface FinishedRunContext {
   practice: readonly PracticeRow[];
 }
 
+/** What describing a run works out from its version's steps alone: its steps by id, the best path on from each. */
+interface StepsIndex {
+  stepById: ReadonlyMap<string, ScenarioStep>;
+  /** The steps left on the best path from a step (that one included), or null when that path does not finish. */
+  stepsLeft: (stepId: string) => number | null;
+}
+
+// Kept with the parsed definitions (definitionOf), which are shared and never mutated: every answer and move would
+// otherwise index the steps and walk the best path again.
+const stepsIndexes = new WeakMap<readonly ScenarioStep[], StepsIndex>();
+
+function stepsIndexOf(steps: readonly ScenarioStep[]): StepsIndex {
+  let index = stepsIndexes.get(steps);
+  if (!index) {
+    const left = new Map<string, number | null>();
+    index = {
+      stepById: new Map(steps.map((step) => [step.id, step])),
+      stepsLeft: (stepId) => {
+        let count = left.get(stepId);
+        if (count === undefined) {
+          const path = bestPath(steps, stepId);
+          count = path.finishes ? path.stepIds.length : null;
+          left.set(stepId, count);
+        }
+        return count;
+      },
+    };
+    stepsIndexes.set(steps, index);
+  }
+  return index;
+}
+
 /** The whole state of a run for the player, the end screen and resume. */
 function describeRun(
   run: Run,
@@ -253,7 +285,7 @@ function describeRun(
   // The player's own responses leave the earlier results out while the run goes on; a finished run shows them.
   const withResults = view === 'read' || run.status !== 'in_progress';
   const steps = scenario?.definition.steps ?? [];
-  const stepById = new Map(steps.map((step) => [step.id, step]));
+  const { stepById, stepsLeft } = stepsIndexOf(steps);
   const live = scenario !== undefined && !scenario.deleted;
   const playable = run.status === 'in_progress' && live;
   const current = playable ? stepById.get(run.current_step_id) : undefined;
@@ -261,7 +293,6 @@ function describeRun(
   const figures = runFigures(run);
   const owner = run.user_id === viewer.id;
   const resumable = owner && live && (run.status === 'in_progress' || (run.status === 'ended' && finished.latest));
-  const left = current ? bestPath(steps, current.id) : null;
 
   return {
     id: run.id,
@@ -289,7 +320,7 @@ function describeRun(
     scenarioDeleted: scenario === undefined || scenario.deleted,
     readOnly: !owner,
     stepNumber: stepNumberOf(run, decisions),
-    stepsLeftOnBestPath: left?.finishes ? left.stepIds.length : null,
+    stepsLeftOnBestPath: current ? stepsLeft(current.id) : null,
     resumable,
     debrief:
       run.status === 'in_progress'
