@@ -41,10 +41,11 @@ export async function registerSecurity(
     done();
   });
 
+  // The checks below wait for nothing, so they answer through `done` rather than a promise (every request passes
+  // through each of them).
+
   // Every decision below is made before routing can be fooled: a path the router would read one way and a prefix
   // test another (an escaped letter, an escaped slash or dot, a doubled slash) is refused outright.
-  // These checks wait for nothing, so they answer through `done` rather than a promise (a request passes
-  // every one of them).
   app.addHook('onRequest', (request, _reply, done) => {
     const problem = ambiguousPath(request.raw.url ?? '/');
     done(problem ? new AppError(400, problem) : undefined);

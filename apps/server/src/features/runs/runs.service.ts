@@ -391,7 +391,7 @@ function debriefOf(
   options: { practice: readonly PracticeRow[]; canPractise: boolean; canResume: boolean },
 ): Debrief {
   const steps = scenario?.definition.steps ?? [];
-  const stepById = new Map(steps.map((step) => [step.id, step]));
+  const { stepById } = stepsIndexOf(steps);
 
   const techniques = new Map<
     string,
