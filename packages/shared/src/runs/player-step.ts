@@ -46,10 +46,11 @@ export function playerArtifacts(step: ScenarioStep): PlayerArtifact[] {
 /**
  * The step as a trainee may see it before answering: no key of any kind (correct flags, credits, accepted
  * terms, outcomes, grades, matrix marks, model answer), no next steps, no feedback, the hint only once opened,
- * and options in the run's own shuffle.
+ * and options in the run's own shuffle. The step's ATT&CK technique often names the answer ("Phishing" above
+ * "is this email safe to open?"), so it comes only with the verdict (`answered`).
  */
 export function playerStepOf(
-  view: { orderSeed: string; hintOpened: boolean },
+  view: { orderSeed: string; hintOpened: boolean; answered?: boolean },
   definition: ScenarioDefinition,
   step: ScenarioStep,
 ): PlayerStep {
@@ -69,7 +70,7 @@ export function playerStepOf(
       cost: hintCostOf(definition, step),
       text: opened ? hintText : null,
     },
-    technique: technique ? techniqueRef(technique) : null,
+    technique: technique && view.answered === true ? techniqueRef(technique) : null,
     skill: stepSkill(step),
     scored: step.scored !== false,
   };

@@ -332,7 +332,11 @@ function describeRun(
           }),
     currentStep:
       current && scenario
-        ? playerStepOf({ orderSeed: run.id, hintOpened: run.hint_opened === 1 }, scenario.definition, current)
+        ? playerStepOf(
+            { orderSeed: run.id, hintOpened: run.hint_opened === 1, answered: run.current_answered === 1 },
+            scenario.definition,
+            current,
+          )
         : null,
     answer: current ? currentAnswer(run, steps, current, decisions.at(-1)) : null,
     timeline: decisions.map((decision) =>
@@ -693,7 +697,7 @@ async function answerPracticeOn(
   return {
     id: practice.id,
     runId: run.id,
-    step: playerStepOf(view, scenario.definition, step),
+    step: playerStepOf({ ...view, answered: true }, scenario.definition, step),
     answer: {
       correct: graded.rawThousandths >= 1000,
       feedback: graded.feedback,

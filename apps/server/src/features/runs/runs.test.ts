@@ -90,7 +90,8 @@ describe('the run engine', () => {
         // The hint is not sent until asked for.
         hint: null,
         hintState: { available: true, opened: false, cost: 0.25, text: null },
-        technique: { id: 'T1566.001', name: 'Phishing: Spearphishing Attachment' },
+        // The technique names the answer ("Phishing"), so it comes with the verdict.
+        technique: null,
       });
       // The options in the run's own shuffle, every one once.
       const fileTexts = [
@@ -179,6 +180,8 @@ describe('the run engine', () => {
         result: { kind: 'choice', chosenText: TRIAGE_CORRECT, correctText: TRIAGE_CORRECT, verdict: 'right' },
       });
       expect(resumed.answer).toEqual({ ...answered.json().run.answer });
+      // With the verdict, the step names its technique.
+      expect(resumed.currentStep?.technique).toEqual({ id: 'T1566.001', name: 'Phishing: Spearphishing Attachment' });
       expect(resumed.techniqueScores).toEqual([
         { id: 'T1566.001', name: 'Phishing: Spearphishing Attachment', count: 1, attempts: 1, credit: 1 },
       ]);

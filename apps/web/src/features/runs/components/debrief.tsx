@@ -110,6 +110,7 @@ export function AnswersBesideBest({ run, debrief }: { run: RunState; debrief: De
               number={index + 1}
               entry={entry}
               practice={canPractise ? debrief.practice.filter((record) => record.stepId === entry.stepId) : []}
+              practising={open?.stepId === entry.stepId}
               practiceButton={
                 canPractise && open?.stepId !== entry.stepId ? (
                   <Button
@@ -155,12 +156,15 @@ function AnswerItem({
   entry,
   practice,
   practiceButton,
+  practising = false,
   children,
 }: {
   number: number;
   entry: RunDecision;
   practice: Debrief['practice'];
   practiceButton: React.ReactNode;
+  /** While the step is practised, its key waits for the practice answer (the practice panel then shows it). */
+  practising?: boolean;
   children: React.ReactNode;
 }) {
   const pending = entry.reviewStatus === 'pending';
@@ -190,7 +194,13 @@ function AnswerItem({
           </dl>
           <dl className={classes.answerPair}>
             <dt>Best answer</dt>
-            <dd>{entry.result ? keyInWords(entry.result) : 'Not recorded for this run'}</dd>
+            <dd>
+              {practising
+                ? 'Hidden while you practise: answer the practice first.'
+                : entry.result
+                  ? keyInWords(entry.result)
+                  : 'Not recorded for this run'}
+            </dd>
           </dl>
         </SimpleGrid>
         {practice.length > 0 && (
