@@ -12,6 +12,8 @@ describe('the page to return to after signing in', () => {
   it.each([
     ['an absolute URL', 'https://evil.example/skills'],
     ['a protocol-relative URL', '//evil.example/skills'],
+    ['a dot segment before a second slash', '/.//evil.example/skills'],
+    ['an escaped dot before a second slash', '/%2e//evil.example/skills'],
     ['a backslash after the slash', '/\\evil.example'],
     ['a backslash anywhere', '/skills\\..\\..\\evil'],
     ['an escaped second slash', '/%2Fevil.example'],
