@@ -213,7 +213,8 @@ async function assertNotSpraying(db: Db, client: Client): Promise<void> {
 /** How long the second step may take after the right password. */
 export const SECOND_STEP_MS = 5 * 60 * 1000;
 
-async function startPendingSignIn(db: Db, userId: string, client: Client): Promise<string> {
+/** Starts a sign-in waiting for its second step (its token goes in the pending cookie); single sign-on uses it too. */
+export async function startPendingSignIn(db: Db, userId: string, client: Client): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   await insertPendingSignIn(db, {
     id: hashToken(token),
