@@ -20,7 +20,15 @@ import {
 } from './users.repository';
 
 // What other features may read about users: they come here, never to users.repository.
-export { findUserByEmail, findUserById, insertUser, listAdminIds, updateUserFields } from './users.repository';
+export {
+  findUserByEmail,
+  findUserById,
+  findUserForUpdate,
+  insertUser,
+  listAdminIds,
+  lockActiveAdminIds,
+  updateUserFields,
+} from './users.repository';
 
 const PENDING_SCREEN = 'Pending Approvals';
 
