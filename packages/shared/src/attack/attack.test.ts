@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { techniqueKey, techniqueLabel, techniqueRef } from './index';
+import { techniqueKey, techniqueLabel, techniqueRef, techniquesForCapec } from './index';
 
 describe('ATT&CK helpers', () => {
   it('names a sub-technique after its parent', () => {
@@ -17,5 +17,20 @@ describe('ATT&CK helpers', () => {
     expect(techniqueKey('t9999')).toBe('T9999');
     expect(techniqueKey('  ')).toBeNull();
     expect(techniqueKey(null)).toBeNull();
+  });
+});
+
+describe('CAPEC ids', () => {
+  it('lead to the active techniques whose ATT&CK entries named them, revoked ones followed to their successor', () => {
+    expect(techniquesForCapec('CAPEC-163').map((technique) => technique.id)).toEqual([
+      'T1566.001',
+      'T1566.002',
+      'T1566.003',
+    ]);
+    expect(techniquesForCapec('capec-644').map((technique) => technique.id)).toEqual(['T1550.002']);
+  });
+
+  it('lead nowhere for an id ATT&CK does not name', () => {
+    expect(techniquesForCapec('CAPEC-1')).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import capecData from './capec-techniques.json' with { type: 'json' };
 import data from './enterprise-attack-compact.json' with { type: 'json' };
 
 export interface AttackTactic {
@@ -58,4 +59,16 @@ export function techniqueLabel(id: string): string {
   if (!findTechnique(id)) return id;
   const ref = techniqueRef(id);
   return `${ref.id} ${ref.name}`;
+}
+
+const capecTechniques: Readonly<Record<string, readonly string[]>> = capecData.capec;
+
+/**
+ * The active techniques whose ATT&CK entries name a CAPEC id (`CAPEC-163` gives T1566.001, T1566.002 and
+ * T1566.003), from capec-techniques.json (packages/shared/scripts/generate-capec-techniques.mjs); none for an id
+ * ATT&CK does not name.
+ */
+export function techniquesForCapec(capecId: string): AttackTechnique[] {
+  const ids = capecTechniques[capecId.trim().toUpperCase()] ?? [];
+  return ids.map((id) => findTechnique(id)).filter((technique): technique is AttackTechnique => Boolean(technique));
 }
