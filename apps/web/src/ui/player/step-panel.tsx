@@ -6,18 +6,21 @@ import classes from './player.module.css';
 
 /**
  * The case file of a step: where the trainee is (`counter`, such as "Step 3 · 2 left on the best path", or
- * "Practice"), what happened, and the intel to read.
+ * "Practice"), what happened, and the intel to read. `intel={false}` leaves the intel out, for a layout that
+ * places it apart (`StepIntel`), such as the player on a phone, where the question comes first.
  */
 export function StepPanel({
   step,
   counter,
   headingRef,
   headingOrder = 2,
+  intel = true,
 }: {
   step: PlayerStep;
   counter: string;
   headingRef: Ref<HTMLHeadingElement>;
   headingOrder?: 2 | 3;
+  intel?: boolean;
 }) {
   return (
     <Stack gap="md">
@@ -42,17 +45,23 @@ export function StepPanel({
         )}
       </Stack>
       <Text className={classes.preWrap}>{step.description}</Text>
-      {step.artifacts.length > 0 && (
-        <Stack gap="md" component="section" aria-label="Intel">
-          {step.artifacts.map((artifact, index) => (
-            <ArtifactCard
-              key={index}
-              artifact={artifact}
-              toGrade={step.kind === 'grade-source' && index === step.artifact}
-            />
-          ))}
-        </Stack>
-      )}
+      {intel && <StepIntel step={step} />}
+    </Stack>
+  );
+}
+
+/** The step's artifacts, each as its own card. */
+export function StepIntel({ step }: { step: PlayerStep }) {
+  if (step.artifacts.length === 0) return null;
+  return (
+    <Stack gap="md" component="section" aria-label="Intel">
+      {step.artifacts.map((artifact, index) => (
+        <ArtifactCard
+          key={index}
+          artifact={artifact}
+          toGrade={step.kind === 'grade-source' && index === step.artifact}
+        />
+      ))}
     </Stack>
   );
 }

@@ -1,10 +1,13 @@
-import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { ActionIcon, Alert, Button, Group, Menu, Modal, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { IconAlertCircle, IconPlayerStopFilled } from '@tabler/icons-react';
+import { IconAlertCircle, IconDotsVertical, IconPlayerStopFilled } from '@tabler/icons-react';
 import { useEndRun } from '../api/end-run';
 
-/** 'End Simulation', always on screen while a run is in progress; asks before ending for good. */
-export function EndRunButton({ runId }: { runId: string }) {
+/**
+ * 'End Simulation', always at hand while a run is in progress (on a phone in the run's menu, so the question has
+ * the first screen); asks before ending for good.
+ */
+export function EndRunButton({ runId, menuOnPhone = false }: { runId: string; menuOnPhone?: boolean }) {
   const [opened, { open, close }] = useDisclosure(false);
   const endRun = useEndRun(runId);
   const closeDialog = () => {
@@ -15,11 +18,29 @@ export function EndRunButton({ runId }: { runId: string }) {
     <>
       <Button
         variant="default"
+        visibleFrom={menuOnPhone ? 'sm' : undefined}
         leftSection={<IconPlayerStopFilled size={16} color="var(--mantine-color-red-filled)" aria-hidden />}
         onClick={open}
       >
         End Simulation
       </Button>
+      {menuOnPhone && (
+        <Menu position="bottom-end" withinPortal>
+          <Menu.Target>
+            <ActionIcon variant="default" size="lg" hiddenFrom="sm" aria-label="Run menu">
+              <IconDotsVertical size={18} aria-hidden />
+            </ActionIcon>
+          </Menu.Target>
+          <Menu.Dropdown>
+            <Menu.Item
+              leftSection={<IconPlayerStopFilled size={16} color="var(--mantine-color-red-filled)" aria-hidden />}
+              onClick={open}
+            >
+              End Simulation
+            </Menu.Item>
+          </Menu.Dropdown>
+        </Menu>
+      )}
       <Modal opened={opened} onClose={closeDialog} title="End this simulation?" centered>
         <Stack>
           <Text size="sm">

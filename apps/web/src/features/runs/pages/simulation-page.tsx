@@ -1,5 +1,5 @@
 import { formatCredit, RUN_MESSAGES, STEP_KIND_LABELS, type PlayerStep, type RunState } from '@tradecraft/shared';
-import { Alert, Button, Center, Grid, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Center, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconAlertCircle, IconAlertTriangle, IconArrowLeft, IconEye, IconRefresh } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
@@ -17,7 +17,7 @@ import { EndRunButton } from '../components/end-run-button';
 import { EndScreen } from '../components/end-screen';
 import classes from '../../../ui/player/player.module.css';
 import { ScoreBar } from '../components/score-bar';
-import { StepPanel } from '../../../ui/player/step-panel';
+import { StepIntel, StepPanel } from '../../../ui/player/step-panel';
 import { stepCounterText } from '../../../ui/player/step-counter';
 
 import { rememberStartedRun } from '../started-runs';
@@ -191,6 +191,9 @@ function RunView({ scenarioId, runId, resume }: { scenarioId: string; runId: str
   return <Player run={run} step={run.currentStep} />;
 }
 
+/** Step kinds whose controls need the page's width: the decision goes under the step instead of beside it. */
+const WIDE_KINDS: ReadonlySet<PlayerStep['kind']> = new Set(['ach', 'write']);
+
 function Player({ run, step }: { run: RunState; step: PlayerStep }) {
   const headingRef = useRef<HTMLHeadingElement>(null);
   // A new question is a new step, or the same step again after a Retry: the decision panel starts afresh.
@@ -203,25 +206,34 @@ function Player({ run, step }: { run: RunState; step: PlayerStep }) {
 
   return (
     <Stack gap="lg">
-      <Group justify="space-between" align="flex-start" gap="sm">
+      <Group justify="space-between" align="flex-start" gap="sm" wrap="nowrap">
         <Stack gap={4} miw={0} style={{ flex: '1 1 320px' }}>
-          <Title order={1}>{run.scenarioName}</Title>
-          <Text c="dimmed">
+          {/* While playing on a phone the title takes one line and the blurb steps aside for the question. */}
+          <Title order={1} className={classes.playerTitle} title={run.scenarioName}>
+            {run.scenarioName}
+          </Title>
+          <Text c="dimmed" visibleFrom="sm">
             Read the intel, choose your response and learn from the feedback. Every answer is saved as you go.
           </Text>
         </Stack>
-        {!run.readOnly && <EndRunButton runId={run.id} />}
+        {!run.readOnly && <EndRunButton runId={run.id} menuOnPhone />}
       </Group>
       <ScoreBar run={run} />
-      <Grid gap="xl">
-        <Grid.Col span={{ base: 12, md: 7 }}>
+      {/* A wide step (a matrix, a written answer) puts the decision under the step at the page's width; on a
+          phone the question comes before the intel. */}
+      <div className={classes.playerGrid} data-wide={WIDE_KINDS.has(step.kind) || undefined}>
+        <div className={classes.stepArea}>
           <StepPanel
             step={step}
             counter={stepCounterText(run.stepNumber, run.stepsLeftOnBestPath)}
             headingRef={headingRef}
+            intel={false}
           />
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, md: 5 }}>
+        </div>
+        <div className={classes.intelArea}>
+          <StepIntel step={step} />
+        </div>
+        <div className={classes.decisionArea}>
           <div className={classes.decisionColumn}>
             {run.readOnly ? (
               <ReadOnlyOptions step={step} />
@@ -229,8 +241,8 @@ function Player({ run, step }: { run: RunState; step: PlayerStep }) {
               <DecisionPanel key={questionKey} runId={run.id} step={step} answer={run.answer} />
             )}
           </div>
-        </Grid.Col>
-      </Grid>
+        </div>
+      </div>
     </Stack>
   );
 }

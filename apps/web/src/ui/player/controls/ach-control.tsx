@@ -1,6 +1,6 @@
 import { ACH_MARK_LABELS, ACH_MARKS, type AchMark } from '@tradecraft/shared';
 import { Alert, Group, Radio, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
+import { useElementSize, useMediaQuery } from '@mantine/hooks';
 import { useId, useState } from 'react';
 import classes from '../player.module.css';
 import type { ControlProps } from './control-props';
@@ -69,7 +69,12 @@ export function AchControl({ step, result, busy, onSubmit }: ControlProps<'ach'>
   const [best, setBest] = useState<string | null>(null);
   const [missing, setMissing] = useState(false);
   const emptyCells = marks.flat().filter((mark) => mark === null).length;
-  const narrow = useMediaQuery('(max-width: 36em)');
+  // The matrix needs room for three toggles per hypothesis; where its box is narrower (a phone, a side panel),
+  // each evidence row becomes a block of its own, so no toggle is ever out of sight.
+  const phone = useMediaQuery('(max-width: 36em)');
+  const { ref: matrixBox, width: boxWidth } = useElementSize();
+  const matrixWidth = 160 + step.hypotheses.length * 116;
+  const narrow = boxWidth > 0 ? boxWidth < matrixWidth : phone;
   const setMark = (row: number, column: number, mark: AchMark) =>
     setMarks((current) =>
       current.map((cells, r) => (r === row ? cells.map((cell, c) => (c === column ? mark : cell)) : cells)),
@@ -95,57 +100,21 @@ export function AchControl({ step, result, busy, onSubmit }: ControlProps<'ach'>
       >
         <HypothesisList hypotheses={step.hypotheses} />
         {legend}
-        {narrow ? (
-          // On a phone each evidence row is its own block: a matrix of 3 x 5 toggles would not fit.
-          <Stack component="ol" gap="sm" className={classes.plainList} aria-label="Evidence">
-            {step.evidence.map((evidence, row) => (
-              <li key={row} className={classes.lockedOption}>
-                <Text size="sm" fw={600} className={classes.preWrap} mb={6}>
-                  {row + 1}. {evidence}
-                </Text>
-                <Stack gap={6}>
-                  {step.hypotheses.map((_, column) => (
-                    <Group key={column} gap="sm" wrap="nowrap" justify="space-between">
-                      <Text size="sm" fw={700} aria-hidden>
-                        {hypothesisName(column)}
-                      </Text>
-                      <MarkCell
-                        name={`${baseName}-${row}-${column}`}
-                        legend={`Evidence ${row + 1} against ${hypothesisName(column)}`}
-                        value={marks[row]![column]!}
-                        disabled={busy}
-                        onChange={(mark) => setMark(row, column, mark)}
-                      />
-                    </Group>
-                  ))}
-                </Stack>
-              </li>
-            ))}
-          </Stack>
-        ) : (
-          <Table.ScrollContainer
-            minWidth={160 + step.hypotheses.length * 116}
-            scrollAreaProps={focusableScroll('Evidence matrix')}
-          >
-            <Table fz="sm" verticalSpacing={6} horizontalSpacing={6} withRowBorders>
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th scope="col">Evidence</Table.Th>
-                  {step.hypotheses.map((hypothesis, index) => (
-                    <Table.Th scope="col" key={index} ta="center" title={hypothesis}>
-                      {hypothesisName(index)}
-                    </Table.Th>
-                  ))}
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {step.evidence.map((evidence, row) => (
-                  <Table.Tr key={row}>
-                    <Table.Th scope="row" fw={400} className={classes.preWrap}>
-                      {evidence}
-                    </Table.Th>
+        <div ref={matrixBox}>
+          {narrow ? (
+            // On a phone each evidence row is its own block: a matrix of 3 x 5 toggles would not fit.
+            <Stack component="ol" gap="sm" className={classes.plainList} aria-label="Evidence">
+              {step.evidence.map((evidence, row) => (
+                <li key={row} className={classes.lockedOption}>
+                  <Text size="sm" fw={600} className={classes.preWrap} mb={6}>
+                    {row + 1}. {evidence}
+                  </Text>
+                  <Stack gap={6}>
                     {step.hypotheses.map((_, column) => (
-                      <Table.Td key={column} ta="center">
+                      <Group key={column} gap="sm" wrap="nowrap" justify="space-between">
+                        <Text size="sm" fw={700} aria-hidden>
+                          {hypothesisName(column)}
+                        </Text>
                         <MarkCell
                           name={`${baseName}-${row}-${column}`}
                           legend={`Evidence ${row + 1} against ${hypothesisName(column)}`}
@@ -153,14 +122,49 @@ export function AchControl({ step, result, busy, onSubmit }: ControlProps<'ach'>
                           disabled={busy}
                           onChange={(mark) => setMark(row, column, mark)}
                         />
-                      </Table.Td>
+                      </Group>
+                    ))}
+                  </Stack>
+                </li>
+              ))}
+            </Stack>
+          ) : (
+            <Table.ScrollContainer minWidth={matrixWidth} scrollAreaProps={focusableScroll('Evidence matrix')}>
+              <Table fz="sm" verticalSpacing={6} horizontalSpacing={6} withRowBorders>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th scope="col">Evidence</Table.Th>
+                    {step.hypotheses.map((hypothesis, index) => (
+                      <Table.Th scope="col" key={index} ta="center" title={hypothesis}>
+                        {hypothesisName(index)}
+                      </Table.Th>
                     ))}
                   </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        )}
+                </Table.Thead>
+                <Table.Tbody>
+                  {step.evidence.map((evidence, row) => (
+                    <Table.Tr key={row}>
+                      <Table.Th scope="row" fw={400} className={classes.preWrap}>
+                        {evidence}
+                      </Table.Th>
+                      {step.hypotheses.map((_, column) => (
+                        <Table.Td key={column} ta="center">
+                          <MarkCell
+                            name={`${baseName}-${row}-${column}`}
+                            legend={`Evidence ${row + 1} against ${hypothesisName(column)}`}
+                            value={marks[row]![column]!}
+                            disabled={busy}
+                            onChange={(mark) => setMark(row, column, mark)}
+                          />
+                        </Table.Td>
+                      ))}
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )}
+        </div>
         <Radio.Group
           value={best}
           onChange={setBest}
