@@ -22,6 +22,7 @@ import { profileRoutes } from './features/profile/profile.routes';
 import { reviewsRoutes } from './features/reviews/reviews.routes';
 import { progressRoutes } from './features/progress/progress.routes';
 import { runsRoutes } from './features/runs/runs.routes';
+import { casefileRoutes } from './features/casefile/casefile.routes';
 import { scenariosRoutes } from './features/scenarios/scenarios.routes';
 import { checkOnlyRoutes } from './features/scenarios/check-only.routes';
 import { versionsRoutes } from './features/scenarios/versions.routes';
@@ -118,6 +119,7 @@ export async function buildApp({ config, db, dialect, logger = false }: AppOptio
         repositoryUrl: config.repositoryUrl,
       });
       await api.register(runsRoutes, { prefix: '/runs', db, runStartsPerMinute: config.runStartsPerMinute });
+      await api.register(casefileRoutes, { prefix: '/runs', db });
       await api.register(progressRoutes, { prefix: '/progress', db });
       await api.register(reviewsRoutes, { prefix: '/reviews', db });
       await api.register(programmesRoutes, { db });

@@ -352,6 +352,8 @@ export interface Database {
   assignments: AssignmentsTable;
   assignment_notices: AssignmentNoticesTable;
   certificates: CertificatesTable;
+  run_notes: RunNotesTable;
+  run_pins: RunPinsTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -430,4 +432,23 @@ export interface CertificatesTable {
   issued_at: string;
   revoked_at: string | null;
   revoked_by: string | null;
+}
+
+/** A run's notebook (features/casefile): private to the run's owner. */
+export interface RunNotesTable {
+  run_id: string;
+  text: string;
+  updated_at: string;
+}
+
+/** A pin on a run's evidence board: a whole artifact (line 0) or one of its lines (from 1). */
+export interface RunPinsTable {
+  id: string;
+  run_id: string;
+  step_id: string;
+  artifact_index: number;
+  line: number;
+  /** The pinned line's text (or the artifact's title), read by the server when it was pinned. */
+  quote: string;
+  pinned_at: string;
 }

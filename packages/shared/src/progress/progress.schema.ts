@@ -212,6 +212,8 @@ export const runReportSchema = z.object({
   skills: z.array(skillScoreSchema),
   practiseNext: z.array(practiceScenarioSchema),
   generatedAt: z.string(),
+  /** The trainee's notebook (features/casefile): in their own copy only, never in an admin's; null when empty. */
+  notebook: z.string().nullable(),
 });
 export type RunReport = z.infer<typeof runReportSchema>;
 

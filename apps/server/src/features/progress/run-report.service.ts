@@ -5,6 +5,7 @@ import type { Db } from '../../db/database';
 import type { User } from '../../db/schema';
 import { notFound } from '../../errors';
 import { findUserById } from '../users/users.service';
+import { reportNotesOf } from '../casefile/casefile.service';
 import {
   difficultyFromSetting,
   durationSeconds,
@@ -135,5 +136,6 @@ export async function runReport(db: Db, viewer: User, runId: string): Promise<Ru
     skills: skillScores(decisionRows),
     practiseNext,
     generatedAt: nowIso(),
+    notebook: await reportNotesOf(db, viewer, run),
   };
 }
