@@ -374,3 +374,5 @@ export function writeFinalCredit(
 export function formatCredit(credit: number): string {
   return String(Math.round(credit * 1000) / 1000);
 }
+
+export * from './write-brief';

@@ -7,6 +7,7 @@ import type { ScenarioDefinition, ScenarioStep } from '../scenarios/scenario.sch
 import { DEFAULT_HINT_COST, stepSkill } from '../scenarios/step-kinds';
 import { hasShownOptions } from './grade-step';
 import { shownOrder } from './shuffle';
+import { MENTION_KIND_LABELS, mentionKind, neutralCriterion } from './write-brief';
 import type { PlayerArtifact, PlayerStep } from './step-answers.schema';
 
 /** The order a run (or a practice attempt) shows a step's options in (identity for kinds without options). */
@@ -117,9 +118,15 @@ export function playerStepOf(
         checks: {
           tlp: step.checks?.tlp === true,
           estimativeLanguage: step.checks?.estimative_language === true,
-          mustMention: [...(step.checks?.must_mention ?? [])],
+          mustMention: (step.checks?.must_mention ?? []).map((term) => {
+            const kind = mentionKind(term);
+            return { kind, label: MENTION_KIND_LABELS[kind] };
+          }),
         },
-        rubric: step.rubric.map((criterion) => ({ criterion: criterion.criterion, points: criterion.points })),
+        rubric: step.rubric.map((criterion) => ({
+          criterion: neutralCriterion(criterion.criterion),
+          points: criterion.points,
+        })),
         options: [],
       };
   }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MENTION_KINDS } from './write-brief';
 import { ARTIFACT_KINDS, TLP_LABELS } from '../scenarios/scenario.schema';
 import {
   ACH_MARKS,
@@ -237,9 +238,19 @@ export const playerWriteStepSchema = z.object({
   ...playerStepCommon,
   prompt: z.string(),
   maxWords: z.number().int(),
-  /** The automatic checks that will run (the terms to mention are part of the task, so they are shown). */
-  checks: z.object({ tlp: z.boolean(), estimativeLanguage: z.boolean(), mustMention: z.array(z.string()) }),
-  /** The rubric's criteria and points (how it will be graded); the model answer is never sent before. */
+  /**
+   * The automatic checks that will run. The terms to mention often are the answer (an address, a CVE), so each
+   * is sent only as its kind ("an IP address from the case"); the terms come with the result.
+   */
+  checks: z.object({
+    tlp: z.boolean(),
+    estimativeLanguage: z.boolean(),
+    mustMention: z.array(z.object({ kind: z.enum(MENTION_KINDS), label: z.string() })),
+  }),
+  /**
+   * The rubric's criteria in neutral words (what is assessed, not the answer) and their points; the criteria as
+   * written, and the model answer, come with the result.
+   */
   rubric: z.array(z.object({ criterion: z.string(), points: z.number().int() })),
   options: z.array(shownOptionSchema),
 });

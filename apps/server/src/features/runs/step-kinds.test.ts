@@ -67,7 +67,8 @@ describe('the run engine with every step kind', () => {
       ['grade', ['"reliability"', '"credibility"', '"admiralty"']],
       ['pull', ['"accept"', 'evil.example.com"']],
       ['weigh', ['"marks"', '"best"']],
-      ['bluf', ['model_answer', 'modelAnswer', 'APT29 is very likely behind it', 'HINT-bluf']],
+      // The term to mention is part of the key: only its kind is sent ("a name or term from the case").
+      ['bluf', ['model_answer', 'modelAnswer', 'APT29 is very likely behind it', 'HINT-bluf', '"APT29"']],
     ];
 
     it.each(keys)(
@@ -84,6 +85,8 @@ describe('the run engine with every step kind', () => {
           expect(body, secret).not.toContain(secret);
         expect(current).not.toContain('next_step');
         expect(current).not.toContain('"feedback"');
+        // The ATT&CK technique often names the answer: it comes with the verdict.
+        expect(state.currentStep?.technique).toBeNull();
       },
     );
 

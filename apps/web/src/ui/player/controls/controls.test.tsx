@@ -177,7 +177,14 @@ describe('WriteControl', () => {
         step={step('write', {
           prompt: 'Write a BLUF.',
           maxWords: 3,
-          checks: { tlp: true, estimativeLanguage: true, mustMention: ['T1566'] },
+          checks: {
+            tlp: true,
+            estimativeLanguage: true,
+            mustMention: [
+              { kind: 'technique', label: 'an ATT&CK technique ID' },
+              { kind: 'term', label: 'a name or term from the case' },
+            ],
+          },
           rubric: [{ criterion: 'Clear', points: 2 }],
         })}
         result={null}
@@ -190,7 +197,55 @@ describe('WriteControl', () => {
       target: { value: 'TLP:GREEN  one\ntwo three' },
     });
     expect(screen.getByText('4 / 3 words (over the limit)')).toBeTruthy();
-    expect(screen.getByText(/it mentions T1566/)).toBeTruthy();
+  });
+
+  it('runs the automatic checks as the trainee types, naming what each looks for but not the term', () => {
+    wrap(
+      <WriteControl
+        step={step('write', {
+          prompt: 'Write a BLUF.',
+          maxWords: 50,
+          checks: {
+            tlp: true,
+            estimativeLanguage: true,
+            mustMention: [
+              { kind: 'technique', label: 'an ATT&CK technique ID' },
+              { kind: 'term', label: 'a name or term from the case' },
+            ],
+          },
+          rubric: [{ criterion: 'Clear', points: 2 }],
+        })}
+        result={null}
+        busy={false}
+        onSubmit={vi.fn()}
+      />,
+    );
+    const live = () =>
+      [...screen.getByTestId('live-checks').querySelectorAll('li')].map((item) => item.textContent ?? '');
+    expect(live()).toEqual([
+      expect.stringMatching(/^Starts with a TLP 2.0 marking.*: not yet$/),
+      expect.stringMatching(/^States likelihood only with the seven ICD 203 terms.*: not yet$/),
+      'Names an ATT&CK technique ID: not yet',
+      'Names a name or term from the case: checked on submission',
+      'Stays within 50 words: not yet',
+    ]);
+    fireEvent.change(screen.getByRole('textbox', { name: 'Your answer' }), {
+      target: { value: 'They possibly used T1566 again.' },
+    });
+    expect(live()).toEqual([
+      expect.stringMatching(/: not met$/),
+      expect.stringMatching(/: not met · Replace “possibly”$/),
+      'Names an ATT&CK technique ID: met so far',
+      'Names a name or term from the case: checked on submission',
+      'Stays within 50 words: met so far',
+    ]);
+    fireEvent.change(screen.getByRole('textbox', { name: 'Your answer' }), {
+      target: { value: 'TLP:GREEN They likely used T1566 again.' },
+    });
+    expect(live().slice(0, 2)).toEqual([
+      expect.stringMatching(/: met so far$/),
+      expect.stringMatching(/: met so far$/),
+    ]);
   });
 });
 

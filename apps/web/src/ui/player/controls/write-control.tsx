@@ -1,7 +1,14 @@
-import { formatCredit } from '@tradecraft/shared';
+import {
+  draftMentions,
+  formatCredit,
+  writeChecks,
+  type PlayerStepOfKind,
+  type WriteCheckOutcome,
+} from '@tradecraft/shared';
 import { Alert, Badge, Group, List, Paper, Stack, Table, Text, Textarea, Title } from '@mantine/core';
 import { IconHourglass } from '@tabler/icons-react';
 import { useId, useState } from 'react';
+import { VerdictIcon } from '../../credit';
 import { WriteCheckList } from '../../write-checks';
 import classes from '../player.module.css';
 import type { ControlProps } from './control-props';
@@ -13,8 +20,92 @@ export function countWords(text: string): number {
   return trimmed ? trimmed.split(/\s+/).length : 0;
 }
 
+type LiveState = 'passed' | 'failed' | 'waiting' | 'on-submit';
+
 /**
- * write: an editor with a live word count and the checks that will run; once submitted, the automatic checks at
+ * The automatic checks as the trainee types: what each looks for and whether the draft meets it so far. A term
+ * to mention shows only its kind ("an IP address from the case") and whether the draft has one: the term itself
+ * may be the answer, so it is checked for good on submission.
+ */
+function LiveChecks({ step, text }: { step: PlayerStepOfKind<'write'>; text: string }) {
+  const empty = text.trim() === '';
+  const outcomes = writeChecks(
+    { max_words: step.maxWords, checks: { tlp: step.checks.tlp, estimative_language: step.checks.estimativeLanguage } },
+    text,
+  );
+  const outcome = (check: WriteCheckOutcome['check']) => outcomes.find((candidate) => candidate.check === check);
+  const rows: Array<{ key: string; looksFor: string; state: LiveState; note?: string }> = [];
+  const tlp = outcome('tlp');
+  if (tlp)
+    rows.push({
+      key: 'tlp',
+      looksFor: 'Starts with a TLP 2.0 marking (TLP:CLEAR, TLP:GREEN, TLP:AMBER, TLP:AMBER+STRICT or TLP:RED)',
+      state: empty ? 'waiting' : tlp.passed ? 'passed' : 'failed',
+    });
+  const estimative = outcome('estimative_language');
+  if (estimative)
+    rows.push({
+      key: 'estimative',
+      looksFor: 'States likelihood only with the seven ICD 203 terms (no “possibly”, “might”, “probably”...)',
+      state: empty ? 'waiting' : estimative.passed ? 'passed' : 'failed',
+      ...(estimative.places.length > 0
+        ? { note: `Replace ${[...new Set(estimative.places.map((place) => `“${place.word}”`))].join(', ')}` }
+        : {}),
+    });
+  step.checks.mustMention.forEach((mention, index) => {
+    const found = draftMentions(mention.kind, text);
+    rows.push({
+      key: `mention-${index}`,
+      looksFor: `Names ${mention.label}`,
+      state: found === null ? 'on-submit' : found ? 'passed' : 'waiting',
+    });
+  });
+  rows.push({
+    key: 'words',
+    looksFor: `Stays within ${step.maxWords} words`,
+    state: empty ? 'waiting' : countWords(text) <= step.maxWords ? 'passed' : 'failed',
+  });
+  const said: Record<LiveState, string> = {
+    passed: 'met so far',
+    failed: 'not met',
+    waiting: 'not yet',
+    'on-submit': 'checked on submission',
+  };
+  return (
+    <div>
+      <Text size="sm" id={liveChecksHeading(step.id)}>
+        Automatic checks, as you type:
+      </Text>
+      <Stack
+        component="ul"
+        gap={4}
+        className={classes.plainList}
+        aria-labelledby={liveChecksHeading(step.id)}
+        data-testid="live-checks"
+      >
+        {rows.map((row) => (
+          <li key={row.key} data-state={row.state}>
+            <Group gap="xs" wrap="nowrap" align="flex-start">
+              <VerdictIcon
+                verdict={row.state === 'passed' ? 'right' : row.state === 'failed' ? 'wrong' : null}
+                size="xs"
+              />
+              <Text size="sm">
+                {row.looksFor}: <strong>{said[row.state]}</strong>
+                {row.note ? ` · ${row.note}` : ''}
+              </Text>
+            </Group>
+          </li>
+        ))}
+      </Stack>
+    </div>
+  );
+}
+
+const liveChecksHeading = (stepId: string) => `live-checks-${stepId}`;
+
+/**
+ * write: an editor with a live word count and the automatic checks as the trainee types; once submitted, the automatic checks at
  * once, the model answer, and the instructor's review (or "Awaiting review").
  */
 export function WriteControl({ step, result, busy, onSubmit }: ControlProps<'write'>) {
@@ -25,16 +116,6 @@ export function WriteControl({ step, result, busy, onSubmit }: ControlProps<'wri
   const over = words > step.maxWords;
 
   if (!result) {
-    const planned = [
-      step.checks.tlp
-        ? 'it starts with a TLP 2.0 marking (TLP:CLEAR, TLP:GREEN, TLP:AMBER, TLP:AMBER+STRICT or TLP:RED)'
-        : null,
-      step.checks.estimativeLanguage
-        ? 'likelihood is stated only with the seven ICD 203 terms (no “possibly”, “might”, “probably”...)'
-        : null,
-      step.checks.mustMention.length > 0 ? `it mentions ${step.checks.mustMention.join(', ')}` : null,
-      `it stays within ${step.maxWords} words`,
-    ].filter((check): check is string => check !== null);
     return (
       <AnswerForm
         busy={busy}
@@ -50,14 +131,6 @@ export function WriteControl({ step, result, busy, onSubmit }: ControlProps<'wri
         <Text size="sm" fw={600} className={classes.preWrap}>
           {step.prompt}
         </Text>
-        <div>
-          <Text size="sm">Checked automatically when you submit:</Text>
-          <List size="sm" spacing={2}>
-            {planned.map((check) => (
-              <List.Item key={check}>{check}</List.Item>
-            ))}
-          </List>
-        </div>
         <Textarea
           label="Your answer"
           autosize
@@ -73,6 +146,7 @@ export function WriteControl({ step, result, busy, onSubmit }: ControlProps<'wri
         <Text id={countId} size="sm" c={over ? 'red.8' : 'dimmed'} className="tabular-nums" fw={over ? 700 : 400}>
           {words} / {step.maxWords} words{over ? ' (over the limit)' : ''}
         </Text>
+        <LiveChecks step={step} text={text} />
         <div>
           <Text size="sm">An instructor then grades it by this rubric:</Text>
           <List size="sm" spacing={2}>
