@@ -377,6 +377,42 @@ function artifactTexts(step: ScenarioStep): string[] {
   ]);
 }
 
+// --- consequence branches --------------------------------------------------------------------------
+
+/** Scenarios other than the tutorial show at least this many consequences of a weaker answer. */
+const MIN_CONSEQUENCE_BRANCHES = 2;
+
+/**
+ * The consequence branches: each step and the different step a weaker answer (a choice option other than the
+ * right one, or a first answer under `below`) leads to, when that step shows the consequence with artifacts of
+ * its own, so the branch is played, not told. Retries are not branches.
+ */
+function consequenceBranches(scenario: ScenarioDefinition): string[] {
+  const { steps } = scenario;
+  const target = (step: ScenarioStep, outcome: StepOutcome) => {
+    const next = resolveNextStep(steps, step.id, outcome);
+    return next.kind === 'step' ? next.stepId : next.kind;
+  };
+  const shows = (stepId: string) => (steps.find((candidate) => candidate.id === stepId)?.artifacts?.length ?? 0) > 0;
+  const branches = new Set<string>();
+  for (const step of steps) {
+    const best = target(step, step.kind === 'choice' ? step.correct_option : { credit: 1 });
+    const weaker =
+      step.kind === 'choice'
+        ? step.options.flatMap((option, index) =>
+            index === step.correct_option || option.next_step === null ? [] : [target(step, index)],
+          )
+        : step.below
+          ? [target(step, { credit: 0 })]
+          : [];
+    for (const stepId of weaker) {
+      if (stepId !== best && stepId !== 'finish' && stepId !== 'retry' && shows(stepId))
+        branches.add(`${step.id} -> ${stepId}`);
+    }
+  }
+  return [...branches];
+}
+
 // --- the tests -------------------------------------------------------------------------------------
 
 const choiceSteps = (scenario: ScenarioDefinition) =>
@@ -445,6 +481,12 @@ describe('the built-in library', () => {
             : [],
         );
         expect(failing).toEqual([]);
+      });
+
+      it('shows the consequence of a weaker answer in at least two branches (the tutorial excepted)', () => {
+        if (scenario.id === TUTORIAL_ID) return;
+        const branches = consequenceBranches(scenario);
+        expect(branches.length, branches.join(', ')).toBeGreaterThanOrEqual(MIN_CONSEQUENCE_BRANCHES);
       });
 
       it('shows only reserved or allowed indicators in its artifacts', () => {
