@@ -4,6 +4,8 @@ import { countUnread, listNotifications, markAllRead, markSubjectRead } from './
 
 /** The kind of the notification every admin gets when someone registers; its subject is the new user's id. */
 export const REGISTRATION_KIND = 'registration';
+/** The kind of the notification every admin gets when a written answer waits for grading. */
+export const REVIEW_PENDING_KIND = 'review_pending';
 
 // Other features notify users through here: insert inside their transaction, then notifyRecipients after it commits.
 export { insertNotifications, type NotificationInput } from './notifications.repository';

@@ -89,6 +89,26 @@ describe('the instructor review queue', () => {
     expect(detail.autoCredit).toBe(0.225);
   });
 
+  it("tells every admin's bell that a written answer waits for grading, and not the trainee's", async () => {
+    const second = await t.userWithSession('admin');
+    const bell = async (cookie: string) =>
+      (
+        (await t.request({ method: 'GET', url: '/api/notifications', cookie })).json() as {
+          items: Array<{ kind: string; message: string; link: string | null }>;
+        }
+      ).items.filter((item) => item.kind === 'review_pending');
+    const before = (await bell(admin.cookie)).length;
+    await completedRun('TLP:GREEN APT29 is likely behind it.');
+    for (const cookie of [admin.cookie, second.cookie]) {
+      const pending = await bell(cookie);
+      expect(pending.length).toBe(cookie === admin.cookie ? before + 1 : 1);
+      expect(pending[0]).toMatchObject({ link: '/admin/reviews' });
+      expect(pending[0]?.message).toContain('submitted a written answer');
+      expect(pending[0]?.message).toContain(scenario.definition.name);
+    }
+    expect(await bell(trainee.cookie)).toEqual([]);
+  });
+
   it('filters by status, scenario and trainee', async () => {
     const other = await insertScenario(t.db, { file: everyKindScenario() as ScenarioFile });
     expect((await list(`?scenarioId=${other.id}`)).json()).toMatchObject({ items: [], total: 0 });

@@ -38,6 +38,8 @@ import type { Run, User } from '../../db/schema';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors';
 import { isUniqueViolation } from '../../db/errors';
 import { consumeRateLimit, MINUTE, type RateLimit } from '../auth/rate-limit';
+import { insertNotifications, notifyRecipients, REVIEW_PENDING_KIND } from '../notifications/notifications.service';
+import { listAdminIds } from '../users/users.service';
 import {
   countsForCredit,
   decisionSkill,
@@ -746,6 +748,7 @@ async function answerStepOn(db: Db, user: User, id: string, input: AnswerInput):
   const pendingReview = graded.result.kind === 'write' && graded.result.review !== null;
   const playedSteps = run.played_steps + (counted ? 1 : 0);
 
+  let reviewers: string[] = [];
   const { answered, decisions } = await withTransaction(db, async (trx) => {
     const at = nowIso();
     // One statement claims the step and writes the figures decided above; it finds nothing to change when
@@ -792,11 +795,19 @@ async function answerStepOn(db: Db, user: User, id: string, input: AnswerInput):
         hint_cost_thousandths: graded.result.hintCharged ? toThousandths(hintCostOf(definition, step)) : 0,
         submitted_at: at,
       });
+      reviewers = await listAdminIds(trx);
+      await insertNotifications(trx, reviewers, {
+        kind: REVIEW_PENDING_KIND,
+        message: `${user.first_name} ${user.last_name} submitted a written answer in "${run.scenario_name}" for grading.`,
+        link: '/admin/reviews',
+      });
     }
     return { answered: claimed, decisions: [...earlier, decision] };
   });
 
   // The run as this answer left it, drawn with the scenario and decisions already loaded above.
+  // After the commit: every admin's bell fetches the new notification about the answer to grade.
+  if (reviewers.length > 0) await notifyRecipients(db, reviewers);
   const state = describeRun(answered, decisions, scenario, user, 'play');
   const shown = state.answer;
   if (!shown) throw conflict(RUN_MESSAGES.scenarioChanged);
