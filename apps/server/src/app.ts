@@ -116,6 +116,8 @@ export async function buildApp({ config, db, dialect, logger = false }: AppOptio
         prefix: '/settings',
         db,
         publicOriginSet: config.publicOriginSet,
+        // The account ADMIN_PASSWORD sets at every start has the operator's own password, not a printed one.
+        operatorAdminEmail: config.adminPassword ? (config.adminEmail ?? 'admin@localhost') : null,
         repositoryUrl: config.repositoryUrl,
       });
       await api.register(runsRoutes, { prefix: '/runs', db, runStartsPerMinute: config.runStartsPerMinute });

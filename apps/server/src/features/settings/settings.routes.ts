@@ -20,7 +20,8 @@ export const settingsRoutes: FastifyPluginAsyncZod<{
   db: Db;
   publicOriginSet: boolean;
   repositoryUrl: string;
-}> = async (app, { db, publicOriginSet, repositoryUrl }) => {
+  operatorAdminEmail?: string | null;
+}> = async (app, { db, publicOriginSet, repositoryUrl, operatorAdminEmail = null }) => {
   app.get(
     '/setup-checklist',
     {
@@ -35,7 +36,7 @@ export const settingsRoutes: FastifyPluginAsyncZod<{
         response: { 200: setupChecklistSchema },
       },
     },
-    async (request) => setupChecklist(db, currentUser(request), { publicOriginSet, repositoryUrl }),
+    async (request) => setupChecklist(db, currentUser(request), { publicOriginSet, repositoryUrl, operatorAdminEmail }),
   );
 
   app.post(
@@ -54,7 +55,7 @@ export const settingsRoutes: FastifyPluginAsyncZod<{
     async (request) => {
       const admin = currentUser(request);
       await dismissSetupItem(db, admin, request.body.item);
-      return setupChecklist(db, admin, { publicOriginSet, repositoryUrl });
+      return setupChecklist(db, admin, { publicOriginSet, repositoryUrl, operatorAdminEmail });
     },
   );
 

@@ -54,18 +54,23 @@ function dismissedFrom(value: string | undefined): Set<SetupItem> {
 
 /**
  * The first admin's setup steps, each done (read from what the platform holds) or dismissed (by any admin).
- * "Password changed" is the signed-in admin's own: they have changed their password at least once.
+ * "Password changed" is the signed-in admin's own: they have changed their password at least once, or their
+ * password is the operator's choice (ADMIN_PASSWORD, which start-up sets on `operatorAdminEmail`).
  */
 export async function setupChecklist(
   db: Db,
   admin: User,
-  options: { publicOriginSet: boolean; repositoryUrl: string },
+  options: { publicOriginSet: boolean; repositoryUrl: string; operatorAdminEmail?: string | null },
 ): Promise<SetupChecklist> {
   const [facts, dismissedValue] = await Promise.all([
     setupFacts(db, admin.email, DIFFICULTY_SETTING_KEY),
     getSetting(db, SETUP_DISMISSED_SETTING_KEY),
   ]);
-  const done: Record<SetupItem, boolean> = { ...facts, publicOriginSet: options.publicOriginSet };
+  const done: Record<SetupItem, boolean> = {
+    ...facts,
+    passwordChanged: facts.passwordChanged || options.operatorAdminEmail === admin.email,
+    publicOriginSet: options.publicOriginSet,
+  };
   const dismissed = dismissedFrom(dismissedValue);
   return {
     configurationGuideUrl: `${options.repositoryUrl}/blob/main/docs/operations.md#configuration`,

@@ -152,3 +152,21 @@ describe('the setup checklist with PUBLIC_ORIGIN set', () => {
     }
   });
 });
+
+describe('the setup checklist with ADMIN_PASSWORD set', () => {
+  it("counts that admin's password as chosen (the operator's own), and no other admin's", async () => {
+    const t = await createTestApp({ ADMIN_EMAIL: 'operator@example.com', ADMIN_PASSWORD: 'Operator!Pass1' });
+    try {
+      const done = async (cookie: string) =>
+        (
+          (await t.request({ method: 'GET', url: '/api/settings/setup-checklist', cookie })).json() as SetupChecklist
+        ).items.find((item) => item.id === 'passwordChanged')?.done;
+      const operator = await t.userWithSession('admin', { email: 'operator@example.com' });
+      const other = await t.userWithSession('admin');
+      expect(await done(operator.cookie)).toBe(true);
+      expect(await done(other.cookie)).toBe(false);
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -3,6 +3,7 @@ import {
   IconActivity,
   IconAlertTriangle,
   IconClipboardList,
+  IconClipboardCheck,
   IconPlayerPlay,
   IconShieldX,
   IconUserCheck,
@@ -12,19 +13,21 @@ import { Link } from 'react-router';
 import { paths } from '../../../lib/paths';
 import { StatCard } from '../../../ui/stat-card';
 import { useDashboardStats } from '../api/get-dashboard-stats';
+import { useReviewsToGrade } from '../api/get-reviews-to-grade';
 import { SetupChecklist } from '../components/setup-checklist';
 
 export default function AdminDashboardPage() {
   const stats = useDashboardStats();
   const data = stats.data;
+  const toGrade = useReviewsToGrade();
 
   return (
     <Stack gap="lg">
       <div>
         <Title order={1}>Admin Dashboard</Title>
         <Text c="dimmed">
-          What needs your attention first: registrations to approve, who is active, training this week and failed
-          sign-ins.
+          What needs your attention first: registrations to approve, written answers to grade, who is active, training
+          this week and failed sign-ins.
         </Text>
       </div>
 
@@ -52,7 +55,7 @@ export default function AdminDashboardPage() {
         </Alert>
       )}
 
-      <SimpleGrid cols={{ base: 2, md: 4 }} spacing={{ base: 'xs', sm: 'md' }}>
+      <SimpleGrid cols={{ base: 2, md: 5 }} spacing={{ base: 'xs', sm: 'md' }}>
         <StatCard
           label="Pending approvals"
           value={data?.pending}
@@ -60,6 +63,14 @@ export default function AdminDashboardPage() {
           color="yellow"
           to={paths.pendingUsers}
           hint="Open Pending Approvals"
+        />
+        <StatCard
+          label="To grade"
+          value={toGrade.data}
+          icon={IconClipboardCheck}
+          color="blue"
+          to={paths.reviews}
+          hint="Written answers · Review Queue"
         />
         <StatCard
           label="Active users"
