@@ -16,6 +16,7 @@ import {
   type ScenarioStep,
   type StepOfKind,
 } from './scenario.schema';
+import { checkAchKey } from './ach-rules';
 import { resolveNextStep, type NextStep, type StepOutcome } from './step-flow';
 import { STEP_KINDS } from './step-kinds';
 
@@ -616,7 +617,7 @@ function checkScenarioRules(scenario: ScenarioDefinition): { problems: ScenarioP
   // Flow checks need every reference resolved; otherwise one typo would also surface as unreachable steps.
   const flowIsWellFormed = problems.every((problem) => !/\.id$|next_step$|correct_option$/.test(problem.path));
   if (flowIsWellFormed) problems.push(...checkFlow(steps));
-  return { problems, advice: checkLongestOption(steps) };
+  return { problems, advice: [...checkLongestOption(steps), ...steps.flatMap(checkAchKey)] };
 }
 
 function checkTechnique(step: ScenarioStep, stepIndex: number): ScenarioProblem[] {

@@ -79,7 +79,7 @@ export function everyKindScenario(): Record<string, unknown> & { steps: Array<Re
         description: 'Fill the matrix.',
         hypotheses: ['Criminal', 'State'],
         evidence: [
-          { text: 'Ransom note', marks: ['C', 'I'] },
+          { text: 'Ransom note', marks: ['C', 'C'] },
           { text: 'Wiper', marks: ['I', 'C'] },
         ],
         best: 1,

@@ -207,6 +207,8 @@ export const ExtractStepSchema = z.strictObject({
 
 export const AchEvidenceSchema = z.strictObject({
   text: line(500),
+  /** Where the finding comes from (not shown before the answer); two rows of one source must not repeat one judgement. */
+  source: line(160).optional(),
   /** One mark per hypothesis, in the order of `hypotheses`. */
   marks: z.array(z.enum(ACH_MARKS)).min(2).max(5),
 });
