@@ -1,23 +1,9 @@
 import { z } from 'zod';
 import { playerArtifactSchema } from '../runs/step-answers.schema';
+import { CASEFILE_MESSAGES, MAX_NOTES_CHARS } from './casefile-rules';
 
 // The case file of a run (docs/architecture.md, "The case file"): the artifacts of every step the trainee has
 // reached on their own path, their notebook and their evidence board. Only the run's owner reads or writes it.
-
-/** The longest notebook a run keeps, in characters (about ten pages of notes). */
-export const MAX_NOTES_CHARS = 20_000;
-/** The most pins one run's evidence board holds. */
-export const MAX_PINS_PER_RUN = 100;
-
-export const CASEFILE_MESSAGES = {
-  runNotFound: 'Run not found.',
-  notesTooLong: `The notebook holds at most ${MAX_NOTES_CHARS.toLocaleString('en')} characters. Shorten your notes and try again.`,
-  notReached: 'That artifact is not in your case file.',
-  lineNotFound: 'That line is not in the artifact.',
-  alreadyPinned: 'That is already on your evidence board.',
-  boardFull: `The evidence board holds at most ${MAX_PINS_PER_RUN} pins. Unpin one first.`,
-  pinNotFound: 'That pin is not on your evidence board.',
-} as const;
 
 export const casefileRunParamsSchema = z.object({ id: z.string().min(1).max(100) });
 export const pinParamsSchema = z.object({ id: z.string().min(1).max(100), pinId: z.string().min(1).max(100) });
@@ -99,8 +85,3 @@ export const caseFileSchema = z.object({
 });
 export type CaseFile = z.infer<typeof caseFileSchema>;
 export const caseFileResponseSchema = z.object({ caseFile: caseFileSchema });
-
-/** The lines of an artifact's text as pins number them (from 1), without the trailing blank line of a block. */
-export function artifactLines(content: string): string[] {
-  return content.replace(/\r\n?/g, '\n').replace(/\n+$/, '').split('\n');
-}

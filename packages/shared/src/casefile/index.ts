@@ -1,1 +1,2 @@
+export * from './casefile-rules';
 export * from './casefile.schema';

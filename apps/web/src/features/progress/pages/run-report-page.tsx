@@ -340,6 +340,13 @@ export default function RunReportPage() {
           </Stack>
         )}
       </Section>
+      {data.notebook && (
+        <Section id="report-notes" title="Your notes">
+          <Text size="sm" className={classes.preWrap}>
+            {data.notebook}
+          </Text>
+        </Section>
+      )}
       <Section id="report-skills" title="Analyst skills">
         <AnalystSkillsTable skills={data.skills} emptyText="No scored step of this run trained an analyst skill." />
       </Section>

@@ -18,6 +18,7 @@ import { AnalystSkillsTable } from '../../../ui/analyst-skills-table';
 import { useResumeRun } from '../api/resume-run';
 import { AnswersBesideBest, PathComparison, TechniquesMet } from './debrief';
 import { DecisionTimeline } from './decision-timeline';
+import { RunNotesSection } from './case-file/run-notes-section';
 import classes from '../../../ui/player/player.module.css';
 
 function Stat({ label, value, note }: { label: string; value: string; note?: string }) {
@@ -177,6 +178,7 @@ export function EndScreen({ run }: { run: RunState }) {
           <TechniquesMet debrief={run.debrief} />
           <AnswersBesideBest run={run} debrief={run.debrief} />
           <PathComparison debrief={run.debrief} />
+          {!run.readOnly && <RunNotesSection runId={run.id} />}
         </>
       )}
 

@@ -14,6 +14,7 @@ import { createStartOnce } from '../api/start-run-once';
 import { DecisionPanel } from '../components/decision-panel';
 import { DecisionTimeline } from '../components/decision-timeline';
 import { EndRunButton } from '../components/end-run-button';
+import { CaseFileButton } from '../components/case-file/case-file-button';
 import { EndScreen } from '../components/end-screen';
 import classes from '../../../ui/player/player.module.css';
 import { ScoreBar } from '../components/score-bar';
@@ -216,7 +217,12 @@ function Player({ run, step }: { run: RunState; step: PlayerStep }) {
             Read the intel, choose your response and learn from the feedback. Every answer is saved as you go.
           </Text>
         </Stack>
-        {!run.readOnly && <EndRunButton runId={run.id} menuOnPhone />}
+        {!run.readOnly && (
+          <Group gap="xs" wrap="nowrap">
+            <CaseFileButton runId={run.id} />
+            <EndRunButton runId={run.id} menuOnPhone />
+          </Group>
+        )}
       </Group>
       <ScoreBar run={run} />
       {/* A wide step (a matrix, a written answer) puts the decision under the step at the page's width; on a

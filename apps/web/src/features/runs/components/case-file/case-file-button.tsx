@@ -1,0 +1,87 @@
+import { ActionIcon, Button, Drawer, Group, Loader, Portal, Text, Title } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { IconFolderOpen, IconX } from '@tabler/icons-react';
+import { lazy, Suspense, useEffect, useId, useRef } from 'react';
+import classes from './case-file.module.css';
+
+// The case file's code loads when it first opens: the player's first screen does not wait for it.
+const CaseFilePanel = lazy(() => import('./case-file-panel'));
+
+function Loading() {
+  return (
+    <Group gap="xs" role="status">
+      <Loader size="sm" aria-hidden />
+      <Text size="sm">Loading the case file...</Text>
+    </Group>
+  );
+}
+
+/**
+ * 'Case file' in the player's header: every artifact met so far in this run, the evidence board and the notebook.
+ * On a wide screen it docks beside the step and leaves the decision in reach (a panel, not a dialog); on a phone it
+ * is a full-screen drawer.
+ */
+export function CaseFileButton({ runId }: { runId: string }) {
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const wide = useMediaQuery('(min-width: 62em)');
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const closeAndReturn = () => {
+    close();
+    buttonRef.current?.focus();
+  };
+  return (
+    <>
+      <Button
+        ref={buttonRef}
+        variant="default"
+        leftSection={<IconFolderOpen size={18} aria-hidden />}
+        aria-expanded={opened}
+        onClick={toggle}
+        px="sm"
+      >
+        Case file
+      </Button>
+      {wide ? (
+        opened && <SidePanel runId={runId} onClose={closeAndReturn} />
+      ) : (
+        <Drawer opened={opened} onClose={close} title="Case file" position="right" size="100%" padding="md">
+          <Suspense fallback={<Loading />}>
+            <CaseFilePanel runId={runId} />
+          </Suspense>
+        </Drawer>
+      )}
+    </>
+  );
+}
+
+/** The case file docked beside the step: the page stays usable, Escape or Close puts it away. */
+function SidePanel({ runId, onClose }: { runId: string; onClose: () => void }) {
+  const headingId = useId();
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => headingRef.current?.focus(), []);
+  return (
+    <Portal>
+      <section
+        className={classes.sidePanel}
+        aria-labelledby={headingId}
+        onKeyDown={(event) => {
+          if (event.key === 'Escape') onClose();
+        }}
+      >
+        <div className={classes.sidePanelHeader}>
+          <Title order={2} size="h4" id={headingId} ref={headingRef} tabIndex={-1}>
+            Case file
+          </Title>
+          <ActionIcon variant="subtle" color="gray" size="lg" aria-label="Close the case file" onClick={onClose}>
+            <IconX size={18} aria-hidden />
+          </ActionIcon>
+        </div>
+        <div className={classes.sidePanelBody}>
+          <Suspense fallback={<Loading />}>
+            <CaseFilePanel runId={runId} />
+          </Suspense>
+        </div>
+      </section>
+    </Portal>
+  );
+}
