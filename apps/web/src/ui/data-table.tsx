@@ -26,7 +26,7 @@ import {
   type Table as TanTable,
   type Updater,
 } from '@tanstack/react-table';
-import { useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import classes from './data-table.module.css';
 import { Pager } from './pager';
 
@@ -37,6 +37,8 @@ declare module '@tanstack/react-table' {
     align?: 'left' | 'right';
     /** Let long text wrap instead of cutting it with an ellipsis. */
     wrap?: boolean;
+    /** A column of buttons: never clipped, and kept in view at the right edge while the table scrolls sideways. */
+    actions?: boolean;
   }
 }
 
@@ -114,7 +116,7 @@ function HeaderCell<T>({ header, table }: { header: Header<T, unknown>; table: T
 
   return (
     <Table.Th
-      className={`${classes.th} ${meta?.align === 'right' ? classes.right : ''}`}
+      className={`${classes.th} ${meta?.align === 'right' ? classes.right : ''} ${meta?.actions ? classes.actions : ''}`}
       style={{ width: header.getSize() }}
       aria-sort={
         column.getCanSort() ? (sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none') : undefined
@@ -145,6 +147,22 @@ function HeaderCell<T>({ header, table }: { header: Header<T, unknown>; table: T
       )}
     </Table.Th>
   );
+}
+
+/** Whether the table is wider than its box: then it says so and takes focus, so a keyboard can scroll it. */
+function useOverflowing(tableWidth: number) {
+  const scroller = useRef<HTMLDivElement>(null);
+  const [overflowing, setOverflowing] = useState(false);
+  useEffect(() => {
+    const box = scroller.current;
+    if (!box) return;
+    const measure = () => setOverflowing(box.scrollWidth > box.clientWidth + 1);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(box);
+    return () => observer.disconnect();
+  }, [tableWidth]);
+  return { scroller, overflowing };
 }
 
 /**
@@ -213,6 +231,8 @@ export function DataTable<T>({
   const first = total === 0 ? 0 : (page - 1) * pageSize + 1;
   const last = Math.min(page * pageSize, total);
   const showRows = data !== undefined && !(error && data.length === 0);
+  const { scroller, overflowing } = useOverflowing(table.getTotalSize());
+  const hintId = `${label.replace(/\W+/g, '-').toLowerCase()}-scroll-hint`;
 
   return (
     <Stack gap="sm">
@@ -228,7 +248,17 @@ export function DataTable<T>({
           </Group>
         </Alert>
       )}
-      <div className={classes.scroller}>
+      {overflowing && (
+        <Text size="xs" c="dimmed" id={`${hintId}`}>
+          Scroll the table sideways for more columns (Shift and the mouse wheel, or the arrow keys once it has focus).
+        </Text>
+      )}
+      <div
+        ref={scroller}
+        className={classes.scroller}
+        data-overflowing={overflowing || undefined}
+        {...(overflowing ? { tabIndex: 0, role: 'region', 'aria-label': label, 'aria-describedby': hintId } : {})}
+      >
         <Table
           className={`${classes.table} ${isFetching && !isLoading ? classes.stale : ''}`}
           style={{ width: table.getTotalSize() }}
@@ -285,7 +315,7 @@ export function DataTable<T>({
                     return (
                       <Table.Td
                         key={cell.id}
-                        className={`${meta?.wrap ? classes.wrap : classes.td} ${meta?.align === 'right' ? classes.right : ''}`}
+                        className={`${meta?.wrap || meta?.actions ? classes.wrap : classes.td} ${meta?.align === 'right' ? classes.right : ''} ${meta?.actions ? classes.actions : ''}`}
                       >
                         {flexRender(cell.column.columnDef.cell, cell.getContext())}
                       </Table.Td>

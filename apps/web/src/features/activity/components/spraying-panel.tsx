@@ -2,6 +2,7 @@ import { SPRAY_ACCOUNTS } from '@tradecraft/shared';
 import { Alert, Badge, Group, Stack, Table, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { usePasswordSpraying } from '../api/get-password-spraying';
+import { formatDateTime } from '../../../lib/dates';
 
 /** Password spraying: addresses failing on several accounts; at SPRAY_ACCOUNTS they are throttled. */
 export function SprayingPanel() {
@@ -40,7 +41,7 @@ export function SprayingPanel() {
                   </Table.Td>
                   <Table.Td>{row.accounts}</Table.Td>
                   <Table.Td>{row.failures}</Table.Td>
-                  <Table.Td>{new Date(row.lastAt).toLocaleString()}</Table.Td>
+                  <Table.Td>{formatDateTime(row.lastAt)}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>

@@ -16,6 +16,7 @@ import { useServerTable } from '../../../ui/use-server-table';
 import { LOGIN_ACTIVITY_FILENAMES, loginActivityExportUrl, useLoginActivity } from '../api/get-login-activity';
 import { useLoginActivityStats } from '../api/get-login-activity-stats';
 import { SprayingPanel } from '../components/spraying-panel';
+import { formatDateTime } from '../../../lib/dates';
 
 const EVENT_COLORS: Record<string, string> = {
   login: 'green',
@@ -44,7 +45,7 @@ const columns = [
     id: 'timestamp',
     header: 'Timestamp',
     size: 200,
-    cell: (info) => <time dateTime={info.getValue()}>{new Date(info.getValue()).toLocaleString()}</time>,
+    cell: (info) => <time dateTime={info.getValue()}>{formatDateTime(info.getValue())}</time>,
   }),
 ];
 

@@ -22,9 +22,9 @@ import { IconAlertCircle, IconCheck, IconCopy, IconKey } from '@tabler/icons-rea
 import { useId, useState, type FormEvent } from 'react';
 import { LoadError } from '../../../ui/load-error';
 import { useApiTokens, useCreateApiToken, useRevokeApiToken } from '../api/api-tokens';
+import { formatDateTime } from '../../../lib/dates';
 
-const when = (iso: string | null) =>
-  iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : 'Never';
+const when = (iso: string | null) => (iso ? formatDateTime(iso) : 'Never');
 
 function stateOf(token: ApiToken): { label: string; color: string } {
   if (token.revokedAt) return { label: 'Revoked', color: 'gray' };

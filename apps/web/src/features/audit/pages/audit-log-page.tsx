@@ -5,6 +5,7 @@ import { DataTable } from '../../../ui/data-table';
 import { DownloadButton } from '../../../ui/download-button';
 import { useServerTable } from '../../../ui/use-server-table';
 import { AUDIT_EXPORT_FILENAME, auditExportUrl, useAuditLogs } from '../api/get-audit-logs';
+import { formatDateTime } from '../../../lib/dates';
 
 const column = createColumnHelper<AuditEntry>();
 const orDash = (value: string | null) => (value && value.trim() ? value : '-');
@@ -30,7 +31,7 @@ const columns = [
     id: 'timestamp',
     header: 'Timestamp',
     size: 200,
-    cell: (info) => <time dateTime={info.getValue()}>{new Date(info.getValue()).toLocaleString()}</time>,
+    cell: (info) => <time dateTime={info.getValue()}>{formatDateTime(info.getValue())}</time>,
   }),
 ];
 

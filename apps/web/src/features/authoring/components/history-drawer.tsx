@@ -4,6 +4,7 @@ import { useVersions } from '../api/get-versions';
 import { versionExportUrl, versionStixUrl } from '../api/get-version';
 import type { VersionState, VersionSummary } from '../api/types';
 import { LoadError } from '../../../ui/load-error';
+import { formatDateTime } from '../../../lib/dates';
 
 const STATE_LOOK: Record<VersionState, { label: string; color: string }> = {
   draft: { label: 'Draft', color: 'blue' },
@@ -11,8 +12,7 @@ const STATE_LOOK: Record<VersionState, { label: string; color: string }> = {
   superseded: { label: 'Superseded', color: 'gray' },
 };
 
-const when = (iso: string | null) =>
-  iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : null;
+const when = (iso: string | null) => (iso ? formatDateTime(iso) : null);
 
 function VersionCard({
   scenarioId,

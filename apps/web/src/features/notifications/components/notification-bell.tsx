@@ -23,6 +23,7 @@ import { readSeenScenarioCount, useScenarioCount, writeSeenScenarioCount } from 
 import { useLiftLock } from '../api/lift-lock';
 import { useMarkNotificationsRead } from '../api/mark-notifications-read';
 import { useNotificationStream } from '../api/use-notification-stream';
+import { formatDateTime, formatRelative } from '../../../lib/dates';
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
@@ -205,7 +206,11 @@ function NotificationItem({
       </Text>
       {(at || link) && (
         <Text size="xs" c="dimmed">
-          {at && <time dateTime={at}>{new Date(at).toLocaleString()}</time>}
+          {at && (
+            <time dateTime={at} title={formatDateTime(at)}>
+              {formatRelative(at)}
+            </time>
+          )}
           {at && link && ' · '}
           {link && (
             <Anchor component={Link} to={link} size="xs" onClick={onNavigate}>

@@ -1,5 +1,6 @@
 import { ASSIGNMENT_STATUS_LABELS, type AssignmentStatus } from '@tradecraft/shared';
 import { Badge } from '@mantine/core';
+import { formatDateTime } from '../../../lib/dates';
 
 const COLORS: Record<AssignmentStatus, string> = {
   passed: 'green',
@@ -27,5 +28,4 @@ export function StatusBadge({ status }: { status: AssignmentStatus }) {
 }
 
 /** "25 Nov 2026, 17:00" in the browser's time zone. */
-export const formatWhen = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+export const formatWhen = (iso: string) => formatDateTime(iso);

@@ -346,6 +346,7 @@ export default function PathsAdminPage() {
       id: 'actions',
       header: 'Actions',
       size: 280,
+      meta: { actions: true },
       cell: ({ row: { original: path } }) => (
         <Group gap="xs" wrap="nowrap">
           <Button

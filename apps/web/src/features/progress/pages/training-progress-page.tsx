@@ -18,6 +18,7 @@ import {
   useTrainingProgress,
 } from '../api/get-training-progress';
 import { ResultBadge } from '../components/result-badge';
+import { formatDateTime } from '../../../lib/dates';
 
 const column = createColumnHelper<TrainingProgressItem>();
 
@@ -26,7 +27,7 @@ const columns = [
   column.accessor('userEmail', {
     id: 'user',
     header: 'User',
-    size: 230,
+    size: 200,
     meta: { wrap: true },
     cell: (info) => (
       <>
@@ -39,11 +40,11 @@ const columns = [
       </>
     ),
   }),
-  column.accessor('scenarioName', { id: 'training', header: 'Training', size: 230, meta: { wrap: true } }),
+  column.accessor('scenarioName', { id: 'training', header: 'Training', size: 200, meta: { wrap: true } }),
   column.accessor('scorePercent', {
     id: 'score',
     header: 'Score (%)',
-    size: 110,
+    size: 100,
     meta: { align: 'right' },
     cell: (info) => formatScorePercent(info.getValue()),
   }),
@@ -62,13 +63,13 @@ const columns = [
   column.accessor('startedAt', {
     id: 'started',
     header: 'Started',
-    size: 190,
-    cell: (info) => <time dateTime={info.getValue()}>{new Date(info.getValue()).toLocaleString()}</time>,
+    size: 170,
+    cell: (info) => <time dateTime={info.getValue()}>{formatDateTime(info.getValue())}</time>,
   }),
   column.display({
     id: 'analystSkills',
     header: 'Analyst skills',
-    size: 220,
+    size: 200,
     enableSorting: false,
     meta: { wrap: true },
     cell: (info) => {
@@ -87,7 +88,7 @@ const columns = [
   column.display({
     id: 'skills',
     header: 'Skills',
-    size: 90,
+    size: 80,
     enableSorting: false,
     cell: (info) => (
       <Anchor
@@ -103,8 +104,9 @@ const columns = [
   column.display({
     id: 'report',
     header: 'Report',
-    size: 90,
+    size: 80,
     enableSorting: false,
+    meta: { actions: true },
     cell: (info) => (
       <Anchor
         component={Link}

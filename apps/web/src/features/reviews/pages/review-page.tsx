@@ -24,6 +24,7 @@ import { WriteCheckList } from '../../../ui/write-checks';
 import { useReview } from '../api/get-review';
 import { useGradeReview } from '../api/grade-review';
 import classes from './reviews.module.css';
+import { formatDateTime } from '../../../lib/dates';
 
 const maximum = (detail: ReviewDetail) => detail.rubric.reduce((sum, criterion) => sum + criterion.points, 0);
 
@@ -99,8 +100,8 @@ function GradeForm({ detail }: { detail: ReviewDetail }) {
       {graded ? (
         <Alert color="green" variant="light" icon={<IconCircleCheck />} role="status" title="Graded">
           {detail.gradedBy ? `Graded by ${detail.gradedBy}` : 'Graded'}
-          {detail.gradedAt ? ` on ${new Date(detail.gradedAt).toLocaleString()}` : ''}: final credit{' '}
-          {formatCredit(detail.credit)}. The trainee has been notified.
+          {detail.gradedAt ? ` on ${formatDateTime(detail.gradedAt)}` : ''}: final credit {formatCredit(detail.credit)}.
+          The trainee has been notified.
         </Alert>
       ) : (
         <Button type="submit" loading={grade.isPending} style={{ alignSelf: 'flex-start' }}>
@@ -160,8 +161,7 @@ export default function ReviewPage() {
           </Badge>
         </Group>
         <Text c="dimmed">
-          {detail.scenarioName} · {trainee} ({detail.trainee.email}) · submitted{' '}
-          {new Date(detail.submittedAt).toLocaleString()}
+          {detail.scenarioName} · {trainee} ({detail.trainee.email}) · submitted {formatDateTime(detail.submittedAt)}
         </Text>
       </div>
       <Grid gap="lg">

@@ -6,6 +6,7 @@ import { paths } from '../../../lib/paths';
 
 import { DataTable } from '../../../ui/data-table';
 import { useReviews, useReviewScenarioChoices } from '../api/get-reviews';
+import { formatDateTime } from '../../../lib/dates';
 
 const column = createColumnHelper<ReviewItem>();
 
@@ -42,7 +43,7 @@ const columns = [
     header: 'Submitted',
     size: 180,
     enableSorting: false,
-    cell: (info) => <time dateTime={info.getValue()}>{new Date(info.getValue()).toLocaleString()}</time>,
+    cell: (info) => <time dateTime={info.getValue()}>{formatDateTime(info.getValue())}</time>,
   }),
   column.accessor('credit', {
     header: 'Credit',
@@ -56,6 +57,7 @@ const columns = [
     header: 'Submission',
     size: 110,
     enableSorting: false,
+    meta: { actions: true },
     cell: (info) => (
       <Anchor
         component={Link}

@@ -4,6 +4,7 @@ import { IconCircleCheck, IconPencil, IconPlayerPlay } from '@tabler/icons-react
 import { Link } from 'react-router';
 import { paths } from '../../../lib/paths';
 import { ScenarioTypeBadge } from './scenario-type';
+import { formatDateTime } from '../../../lib/dates';
 
 const ROW_HEADER_WIDTH = 130;
 
@@ -32,7 +33,7 @@ export function UploadSummary({ upload }: { upload: UploadScenarioResponse }) {
             <Table.Tr>
               <Table.Th w={ROW_HEADER_WIDTH}>Upload time</Table.Th>
               <Table.Td>
-                <time dateTime={upload.upload_time}>{new Date(upload.upload_time).toLocaleString()}</time>
+                <time dateTime={upload.upload_time}>{formatDateTime(upload.upload_time)}</time>
               </Table.Td>
             </Table.Tr>
             <Table.Tr>

@@ -26,6 +26,7 @@ import {
   useSecondFactorPolicy,
   useSetSecondFactorPolicy,
 } from '../api/security';
+import { formatDateTime } from '../../../lib/dates';
 
 const POLICY_LABELS: Record<SecondFactorPolicy, string> = {
   off: 'Off: each person decides',
@@ -33,7 +34,7 @@ const POLICY_LABELS: Record<SecondFactorPolicy, string> = {
   everyone: 'Required for everyone',
 };
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
+const when = (iso: string | null) => (iso ? formatDateTime(iso) : 'never');
 
 /** Recovery codes, shown this once. */
 function RecoveryCodesModal({ codes, onClose }: { codes: string[] | null; onClose: () => void }) {

@@ -1,6 +1,7 @@
 import { Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { IconDevices } from '@tabler/icons-react';
 import { useActiveSessions, useEndOtherSessions, useEndSession } from '../api/security';
+import { formatDateTime, formatRelative } from '../../../lib/dates';
 
 /** Settings › Sessions: where the person is signed in; they end any other one, or all of them. */
 export function SessionsSection() {
@@ -26,8 +27,11 @@ export function SessionsSection() {
                   )}
                 </Text>
                 <Text size="xs" c="dimmed">
-                  {session.ip ?? 'Unknown address'} · started {new Date(session.startedAt).toLocaleString()} · last seen{' '}
-                  {new Date(session.lastSeenAt).toLocaleString()}
+                  {session.ip ?? 'Unknown address'} · started{' '}
+                  <time dateTime={session.startedAt}>{formatDateTime(session.startedAt)}</time> · last seen{' '}
+                  <time dateTime={session.lastSeenAt} title={formatDateTime(session.lastSeenAt)}>
+                    {formatRelative(session.lastSeenAt)}
+                  </time>
                 </Text>
               </div>
             </Group>
@@ -37,7 +41,7 @@ export function SessionsSection() {
                 color="red"
                 size="xs"
                 onClick={() => endOne.mutate(session.id)}
-                aria-label={`End session: ${session.device}, last seen ${new Date(session.lastSeenAt).toLocaleString()}`}
+                aria-label={`End session: ${session.device}, last seen ${formatRelative(session.lastSeenAt)}`}
               >
                 End
               </Button>

@@ -5,6 +5,7 @@ import { IconAlertCircle } from '@tabler/icons-react';
 import { useState, type FormEvent } from 'react';
 import { useEndUserSessions } from '../api/end-user-sessions';
 import { useUpdateUser } from '../api/update-user';
+import { formatTime } from '../../../lib/dates';
 
 interface FormValues {
   firstName: string;
@@ -16,8 +17,7 @@ interface FormValues {
 
 type Field = keyof FormValues;
 
-const lockEndText = (iso: string) =>
-  new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
+const lockEndText = (iso: string) => formatTime(iso);
 
 const valuesOf = (user: ManagedUser): FormValues => ({
   firstName: user.firstName,

@@ -87,6 +87,7 @@ export default function ManageUsersPage() {
         header: 'Actions',
         size: 100,
         enableSorting: false,
+        meta: { actions: true },
         cell: (info) => (
           <Button
             size="compact-sm"

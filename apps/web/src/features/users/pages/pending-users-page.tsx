@@ -10,6 +10,7 @@ import { DataTable } from '../../../ui/data-table';
 import { useApproveUser } from '../api/approve-user';
 import { pendingUsersQueryKey, usePendingUsers } from '../api/get-pending-users';
 import { useRejectUser } from '../api/reject-user';
+import { formatDateTime } from '../../../lib/dates';
 
 const column = createColumnHelper<PendingUser>();
 const fullName = (user: PendingUser) => `${user.firstName} ${user.lastName}`;
@@ -68,23 +69,19 @@ export default function PendingUsersPage() {
         id: 'registeredAt',
         header: 'Registered',
         size: 170,
-        cell: (info) => (
-          <time dateTime={info.getValue()}>
-            {new Date(info.getValue()).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' })}
-          </time>
-        ),
+        cell: (info) => <time dateTime={info.getValue()}>{formatDateTime(info.getValue())}</time>,
       }),
       column.display({
         id: 'actions',
         header: 'Actions',
-        size: 400,
+        size: 200,
         enableSorting: false,
-        meta: { wrap: true },
+        meta: { actions: true },
         cell: (info) => {
           const user = info.row.original;
           const busy = busyId === user.id;
           return (
-            <Group gap={6}>
+            <Stack gap={4} align="flex-start">
               <Button
                 size="compact-sm"
                 leftSection={<IconCheck size={14} aria-hidden />}
@@ -118,7 +115,7 @@ export default function PendingUsersPage() {
               >
                 Reject
               </Button>
-            </Group>
+            </Stack>
           );
         },
       }),
