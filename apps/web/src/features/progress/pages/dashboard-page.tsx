@@ -35,6 +35,7 @@ import { LoadError } from '../../../ui/load-error';
 import classes from '../components/progress.module.css';
 import { ResultBadge } from '../components/result-badge';
 import { SummaryCard } from '../components/summary-card';
+import { formatDateTime, formatRelative } from '../../../lib/dates';
 
 const percentText = (percent: number | null) => (percent === null ? '-' : `${percent}%`);
 
@@ -128,7 +129,9 @@ function RunRow({ run, open, onToggle }: { run: ProgressRun; open: boolean; onTo
             {run.scenarioName}
           </Text>
           <Text size="xs" c="dimmed">
-            {new Date(run.startedAt).toLocaleString()}
+            <time dateTime={run.startedAt} title={formatDateTime(run.startedAt)}>
+              {formatRelative(run.startedAt)}
+            </time>
           </Text>
         </Table.Td>
         <Table.Td className={classes.numeric}>{formatScorePercent(run.scorePercent)}</Table.Td>

@@ -38,8 +38,9 @@ import { formatAnswerTime } from '../components/decision-timeline';
 import { LoadError } from '../../../ui/load-error';
 import { ResultBadge } from '../components/result-badge';
 import classes from './run-report-page.module.css';
+import { formatDateTime } from '../../../lib/dates';
 
-const dateTime = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '-');
+const dateTime = (iso: string | null) => (iso ? formatDateTime(iso) : '-');
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
   return (
