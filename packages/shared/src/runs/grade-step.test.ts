@@ -143,3 +143,63 @@ describe('shownOrder', () => {
     expect(orders.size).toBeGreaterThan(20);
   });
 });
+
+describe('the run order of ACH hypotheses', () => {
+  // The weigh step: hypotheses Criminal, State; rows Ransom note [C, C], Wiper [I, C]; key State (1).
+  const swapped = { ...plain, order: [1, 0] };
+
+  it('reads the marks and the pick in the shown order and grades them against the file key', () => {
+    const graded = gradeStep(
+      stepOf('weigh'),
+      {
+        ...base,
+        marks: [
+          ['C', 'C'],
+          ['C', 'I'],
+        ],
+        best: 0,
+      },
+      swapped,
+    );
+    expect(graded.earnedThousandths).toBe(1000);
+    expect(graded.decision).toBe('Most likely: State');
+    expect(graded.result).toMatchObject({
+      kind: 'ach',
+      hypotheses: ['State', 'Criminal'],
+      rows: [
+        {
+          text: 'Ransom note',
+          cells: [
+            { key: 'C', right: true },
+            { key: 'C', right: true },
+          ],
+        },
+        {
+          text: 'Wiper',
+          cells: [
+            { key: 'C', right: true },
+            { key: 'I', right: true },
+          ],
+        },
+      ],
+      best: { given: 0, key: 0, right: true },
+    });
+  });
+
+  it('does not credit the file order when the run shows another', () => {
+    const graded = gradeStep(
+      stepOf('weigh'),
+      {
+        ...base,
+        marks: [
+          ['C', 'C'],
+          ['I', 'C'],
+        ],
+        best: 1,
+      },
+      swapped,
+    );
+    expect(graded.earnedThousandths).toBe(250);
+    expect(graded.result).toMatchObject({ best: { given: 1, key: 0, right: false } });
+  });
+});

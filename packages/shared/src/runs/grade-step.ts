@@ -99,7 +99,10 @@ export function validateAnswer(step: ScenarioStep, input: AnswerInput): string |
 
 /** What the run engine knows about the submission. */
 export interface GradeContext {
-  /** Option kinds: `order[shownIndex]` is the option's index in the file (shownOrder). */
+  /**
+   * Option kinds: `order[shownIndex]` is the option's index in the file (shownOrder); ach: the same for the
+   * hypotheses, so the marks' columns and `best` are read in the shown order.
+   */
   order: readonly number[];
   /** The hint was opened on this visit before this submission. */
   hintOpened: boolean;
@@ -283,24 +286,31 @@ export function gradeStep(step: ScenarioStep, input: AnswerInput, context: Grade
       break;
     }
     case 'ach': {
-      const given = { marks: input.marks ?? [], best: input.best ?? -1 };
+      // The answer speaks in shown columns (the run's order of the hypotheses); the key is kept in file order.
+      const columns = step.hypotheses.map((_hypothesis, shown) => toFile(shown));
+      const shownBest = input.best ?? -1;
+      const given = {
+        marks: (input.marks ?? []).map((row) => step.hypotheses.map((_hypothesis, file) => row[toShown(file)] ?? null)),
+        best: shownBest < 0 ? -1 : toFile(shownBest),
+      };
       const key = { marks: step.evidence.map((row) => row.marks), best: step.best };
       const tally = achCredit(key, given);
       raw = tally.credit;
       decision = `Most likely: ${step.hypotheses[given.best] ?? ''}`;
       body = {
         kind: 'ach',
-        hypotheses: [...step.hypotheses],
+        hypotheses: columns.map((file) => step.hypotheses[file] ?? ''),
         rows: step.evidence.map((row, rowIndex) => ({
           text: row.text,
-          cells: row.marks.map((keyMark, column) => {
-            const givenMark = mark(given.marks[rowIndex]?.[column]);
+          cells: columns.map((file) => {
+            const keyMark = row.marks[file] ?? 'N';
+            const givenMark = mark(given.marks[rowIndex]?.[file]);
             return { given: givenMark, key: keyMark, right: givenMark === keyMark };
           }),
         })),
         cellsRight: tally.cellsRight,
         cellCount: tally.cellCount,
-        best: { given: given.best, key: step.best, right: given.best === step.best },
+        best: { given: shownBest, key: toShown(step.best), right: given.best === step.best },
       };
       break;
     }

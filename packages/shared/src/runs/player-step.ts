@@ -10,9 +10,13 @@ import { shownOrder } from './shuffle';
 import { MENTION_KIND_LABELS, mentionKind, neutralCriterion } from './write-brief';
 import type { PlayerArtifact, PlayerStep } from './step-answers.schema';
 
-/** The order a run (or a practice attempt) shows a step's options in (identity for kinds without options). */
+/**
+ * The order a run (or a practice attempt) shows a step's options in, or an ACH step's hypotheses (the file order
+ * is the author's habit, often with the key first); empty for the other kinds.
+ */
 export function shownOptionOrder(seed: string, step: ScenarioStep): number[] {
-  return hasShownOptions(step) ? shownOrder(seed, step.id, step.options.length) : [];
+  if (hasShownOptions(step)) return shownOrder(seed, step.id, step.options.length);
+  return step.kind === 'ach' ? shownOrder(seed, step.id, step.hypotheses.length) : [];
 }
 
 /** The hint cost of a step: its own, else the scenario's, else the default. */
@@ -105,7 +109,7 @@ export function playerStepOf(
       return {
         ...common,
         kind: 'ach',
-        hypotheses: [...step.hypotheses],
+        hypotheses: shownOptionOrder(view.orderSeed, step).map((file) => step.hypotheses[file] ?? ''),
         evidence: step.evidence.map((row) => row.text),
         options: [],
       };

@@ -5,7 +5,11 @@ import { ESTIMATE_TERMS, hasShownOptions, shownOrder, termDistance, type Scenari
 
 /** The answer fields (without stepId and timeMs) of a right or a wrong answer to `step` in run `runId`. */
 export function answerFor(runId: string, step: ScenarioStep, quality: 'right' | 'wrong'): Record<string, unknown> {
-  const order = hasShownOptions(step) ? shownOrder(runId, step.id, step.options.length) : [];
+  const order = hasShownOptions(step)
+    ? shownOrder(runId, step.id, step.options.length)
+    : step.kind === 'ach'
+      ? shownOrder(runId, step.id, step.hypotheses.length)
+      : [];
   const shown = (file: number) => order.indexOf(file);
   const right = quality === 'right';
   switch (step.kind) {
@@ -34,9 +38,15 @@ export function answerFor(runId: string, step: ScenarioStep, quality: 'right' | 
     case 'extract':
       return { values: step.fields.map((field) => (right ? field.accept[0]! : 'not-it')) };
     case 'ach':
+      // Columns in the run's order of the hypotheses, as the player shows them.
       return {
-        marks: step.evidence.map((row) => row.marks.map((mark) => (right ? mark : mark === 'C' ? 'I' : 'C'))),
-        best: right ? step.best : (step.best + 1) % step.hypotheses.length,
+        marks: step.evidence.map((row) =>
+          order.map((file) => {
+            const mark = row.marks[file]!;
+            return right ? mark : mark === 'C' ? 'I' : 'C';
+          }),
+        ),
+        best: shown(right ? step.best : (step.best + 1) % step.hypotheses.length),
       };
     case 'write':
       return { text: right ? step.model_answer : '' };
