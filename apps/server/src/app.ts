@@ -37,6 +37,8 @@ import { originPolicy, registerSecurity } from './plugins/security';
 import { registerSessionCookie } from './plugins/session-cookie';
 import { registerRequestTurns } from './plugins/request-turns';
 import { registerRunEvents } from './plugins/run-events';
+import { registerRunJournal } from './plugins/run-journal';
+import { registerXapi, xapiRoutes } from './features/xapi/xapi.routes';
 import { registerWeb } from './plugins/web';
 
 export interface AppOptions {
@@ -64,6 +66,8 @@ export async function buildApp({ config, db, dialect, logger = false }: AppOptio
   // First of all hooks: a request waiting for its turn has cost nothing yet.
   registerRequestTurns(app);
   registerRunEvents(app);
+  registerRunJournal(app);
+  registerXapi(app, db, config.xapi, config.publicOrigin);
 
   registerErrorHandler(app);
   registerOperationalHeaders(app);
@@ -124,6 +128,7 @@ export async function buildApp({ config, db, dialect, logger = false }: AppOptio
       await api.register(casefileRoutes, { prefix: '/runs', db });
       await api.register(progressRoutes, { prefix: '/progress', db });
       await api.register(reviewsRoutes, { prefix: '/reviews', db });
+      await api.register(xapiRoutes, { prefix: '/xapi', db, config: config.xapi });
       await api.register(programmesRoutes, { db });
     },
     { prefix: '/api' },

@@ -75,6 +75,10 @@ const envSchema = z
     OIDC_ADMIN_GROUPS: commaList,
     OIDC_AUTO_APPROVE_DOMAINS: commaList.transform((domains) => domains.map((domain) => domain.toLowerCase())),
     LOCAL_LOGIN: flag('true'),
+    XAPI_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
+    XAPI_USERNAME: z.string().optional(),
+    XAPI_PASSWORD: z.string().optional(),
+    XAPI_ACTOR: z.enum(['mbox', 'account']).default('mbox'),
   })
   .refine((env) => !env.ADMIN_PASSWORD || env.ADMIN_EMAIL, {
     path: ['ADMIN_EMAIL'],
@@ -83,6 +87,10 @@ const envSchema = z
   .refine((env) => !env.OIDC_ISSUER || env.OIDC_CLIENT_ID, {
     path: ['OIDC_CLIENT_ID'],
     message: 'is required when OIDC_ISSUER is set',
+  })
+  .refine((env) => !env.XAPI_ENDPOINT || env.PUBLIC_ORIGIN, {
+    path: ['PUBLIC_ORIGIN'],
+    message: 'is required when XAPI_ENDPOINT is set (every xAPI activity id lives under it)',
   })
   .refine((env) => env.LOCAL_LOGIN || env.OIDC_ISSUER, {
     path: ['LOCAL_LOGIN'],
@@ -115,6 +123,18 @@ export interface Config {
   sso: SsoConfig | null;
   /** Whether people may sign in (and register) with a password. */
   localLogin: boolean;
+  /** Statements to a Learning Record Store, when XAPI_ENDPOINT is set (docs/interoperability.md, "xAPI"). */
+  xapi: XapiConfig | null;
+}
+
+export interface XapiConfig {
+  /** The LRS's xAPI base address; statements go to its `statements` resource. */
+  endpoint: string;
+  /** HTTP Basic credentials the LRS gave this product, when it asks for them. */
+  username: string | undefined;
+  password: string | undefined;
+  /** `mbox` names the trainee by email; `account` by their id on this site. */
+  actor: 'mbox' | 'account';
 }
 
 export interface SsoConfig {
@@ -174,5 +194,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           }
         : null,
     localLogin: values.LOCAL_LOGIN,
+    xapi: values.XAPI_ENDPOINT
+      ? {
+          endpoint: values.XAPI_ENDPOINT.replace(/\/+$/, ''),
+          username: values.XAPI_USERNAME,
+          password: values.XAPI_PASSWORD,
+          actor: values.XAPI_ACTOR,
+        }
+      : null,
   };
 }

@@ -30,3 +30,4 @@ export * from './scenarios/check-only.schema';
 export * from './programmes';
 export * from './scenarios/versions.api';
 export * from './scenarios/interop.api';
+export * from './xapi/xapi.schema';

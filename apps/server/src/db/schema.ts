@@ -354,6 +354,7 @@ export interface Database {
   certificates: CertificatesTable;
   run_notes: RunNotesTable;
   run_pins: RunPinsTable;
+  xapi_outbox: XapiOutboxTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -451,4 +452,22 @@ export interface RunPinsTable {
   /** The pinned line's text (or the artifact's title), read by the server when it was pinned. */
   quote: string;
   pinned_at: string;
+}
+
+/** An xAPI statement on its way to the Learning Record Store (docs/interoperability.md, "xAPI"). */
+export interface XapiOutboxTable {
+  /** The statement's own id, so a statement sent twice is stored once. */
+  id: string;
+  run_id: string;
+  /** Order within the run, so a batch keeps the run's statements in the order they happened. */
+  seq: number;
+  /** The statement as JSON, built when it was written. */
+  statement: string;
+  created_at: string;
+  next_attempt_at: string;
+  attempts: ColumnType<number, number | undefined, number>;
+  last_error: string | null;
+  last_error_at: string | null;
+  sent_at: string | null;
+  rejected_at: string | null;
 }

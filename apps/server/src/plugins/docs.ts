@@ -224,6 +224,7 @@ const TAGS = [
     name: 'progress',
     description: 'Progress and reporting: dashboards, Training Progress, after-action reports, ATT&CK skills.',
   },
+  { name: 'xapi', description: 'Statements to a Learning Record Store (xAPI 1.0.3): how delivery stands (admins).' },
 ];
 
 /**

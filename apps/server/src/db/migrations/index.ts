@@ -26,6 +26,7 @@ import * as programmesLists from './2026_11_26_0300_programmes_lists';
 import * as countsByQuarterHour from './2026_11_26_0400_counts_by_quarter_hour';
 import * as scenarioLibraryChanges from './2026_11_26_0500_scenario_library_changes';
 import * as auditLogNewestFirst from './2026_11_26_0600_audit_log_newest_first';
+import * as xapiOutbox from './2026_11_27_0400_xapi_outbox';
 import * as caseFileNotesAndPins from './2026_11_27_0600_case_file_notes_and_pins';
 
 /** Every migration, by name; names sort in the order they run. Add new ones at the end. */
@@ -57,5 +58,6 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0400_counts_by_quarter_hour': countsByQuarterHour,
   '2026_11_26_0500_scenario_library_changes': scenarioLibraryChanges,
   '2026_11_26_0600_audit_log_newest_first': auditLogNewestFirst,
+  '2026_11_27_0400_xapi_outbox': xapiOutbox,
   '2026_11_27_0600_case_file_notes_and_pins': caseFileNotesAndPins,
 };
