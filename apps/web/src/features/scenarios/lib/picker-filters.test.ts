@@ -1,6 +1,13 @@
 import type { ScenarioListItem, ScenarioProgress } from '@tradecraft/shared';
 import { describe, expect, it } from 'vitest';
-import { applyView, DEFAULT_VIEW, matchedTechniques, readPickerView, writePickerView } from './picker-filters';
+import {
+  applyView,
+  DEFAULT_VIEW,
+  matchedTechniques,
+  matchesSearch,
+  readPickerView,
+  writePickerView,
+} from './picker-filters';
 
 const NOT_STARTED: ScenarioProgress = { inProgress: null, best: null, completedRuns: 0 };
 
@@ -63,5 +70,14 @@ describe('the picker view', () => {
     expect(names(applyView(scenarios, { ...DEFAULT_VIEW, sort: 'difficulty' }))).toEqual(['Done', 'Fresh', 'Going']);
     expect(names(applyView(scenarios, { ...DEFAULT_VIEW, sort: 'newest' }))).toEqual(['Going', 'Fresh', 'Done']);
     expect(names(applyView(scenarios, { ...DEFAULT_VIEW, sort: 'unplayed' }))).toEqual(['Fresh', 'Going', 'Done']);
+  });
+});
+
+describe('the picker search', () => {
+  it('matches the scenario type too: "ransom" finds a Ransomware scenario whose name and text never say it', () => {
+    const quiet = item('Citrix session hijack', { type: 'Ransomware', description: 'A stolen session, then a note.' });
+    expect(matchesSearch(quiet, 'ransom')).toBe(true);
+    expect(matchesSearch(quiet, 'ransom citrix')).toBe(true);
+    expect(matchesSearch(item('Voicemail lure'), 'ransom')).toBe(false);
   });
 });

@@ -67,9 +67,9 @@ export function matchedTechniques(scenario: ScenarioListItem, query: string): st
   return scenario.techniques.filter((id) => terms.some((term) => id.toLowerCase().startsWith(term)));
 }
 
-/** Every word of the query is in the name or the description, or starts one of the techniques' ids. */
+/** Every word of the query is in the name, the type or the description, or starts one of the techniques' ids. */
 export function matchesSearch(scenario: ScenarioListItem, query: string): boolean {
-  const text = `${scenario.name}\n${scenario.description}`.toLowerCase();
+  const text = `${scenario.name}\n${scenario.type}\n${scenario.description}`.toLowerCase();
   const techniques = scenario.techniques.map((id) => id.toLowerCase());
   return words(query).every((term) => text.includes(term) || techniques.some((id) => id.startsWith(term)));
 }
