@@ -1,9 +1,13 @@
 // A real OpenID Connect provider (oidc-provider, the certified Node implementation) on 127.0.0.1, for the single
 // sign-on tests: the server's API tests drive its sign-in pages over HTTP, the browser tests click through them.
 // Its development sign-in page accepts any login name with any password; the name picks one of `accounts`.
+// The provider runs with oidc-provider's defaults: the only settings are what any client registration needs (the
+// client and its redirect URIs, which claims each scope releases, the accounts, a signing key). So, as OpenID
+// Connect Core says, the ID token carries `sub` and the protocol claims while `email`, `groups` and the names come
+// from the UserInfo endpoint.
 import { generateKeyPairSync } from 'node:crypto';
 import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider from 'oidc-provider';
 
@@ -13,6 +17,13 @@ export interface TestIdentity {
   givenName?: string;
   familyName?: string;
   groups?: string[];
+  /**
+   * The authentication context the person signs in with at the provider (say `urn:corp:mfa` after a second
+   * factor there); the ID token carries it when the client asks with `acr_values`. An account with one signs in
+   * through a login step of this file's own, as a deployment's login page does (oidc-provider leaves
+   * authentication to the deployment); the others use its development page.
+   */
+  acr?: string;
 }
 
 export interface TestOidcProvider {
@@ -24,7 +35,18 @@ export interface TestOidcProvider {
   close(): Promise<void>;
 }
 
-export async function startOidcProvider(redirectUris: string[]): Promise<TestOidcProvider> {
+export interface TestOidcProviderOptions {
+  /**
+   * The authentication contexts (`acr` values) the provider says it offers, as a deployment that has a second
+   * factor declares them (oidc-provider supports `acr` only for declared values). None by default.
+   */
+  acrValues?: string[];
+}
+
+export async function startOidcProvider(
+  redirectUris: string[],
+  options: TestOidcProviderOptions = {},
+): Promise<TestOidcProvider> {
   const accounts = new Map<string, TestIdentity>();
   const server: Server = createServer();
   server.listen(0, '127.0.0.1');
@@ -38,20 +60,20 @@ export async function startOidcProvider(redirectUris: string[]): Promise<TestOid
         client_id: clientId,
         client_secret: clientSecret,
         redirect_uris: redirectUris,
-        grant_types: ['authorization_code'],
-        response_types: ['code'],
         token_endpoint_auth_method: 'client_secret_post',
       },
     ],
+    // oidc-provider's own list (acr, sid, auth_time, iss, openid) and the claims of the email and profile scopes.
     claims: {
+      acr: null,
+      sid: null,
+      auth_time: null,
+      iss: null,
       openid: ['sub'],
       email: ['email', 'email_verified'],
       profile: ['given_name', 'family_name', 'name', 'groups'],
     },
-    // Claims go into the ID token itself, as many providers do for groups.
-    conformIdTokenClaims: false,
-    pkce: { required: () => true },
-    cookies: { keys: ['oidc-test-cookie-key-0123456789abcdef'] },
+    ...(options.acrValues ? { acrValues: options.acrValues } : {}),
     // A signing key of its own for each run (the provider's built-in one is for quick starts).
     jwks: {
       keys: [
@@ -67,17 +89,25 @@ export async function startOidcProvider(redirectUris: string[]): Promise<TestOid
           return {
             sub: accountId,
             email: identity.email,
-            email_verified: identity.emailVerified ?? true,
+            // Absent unless the test says: a provider that does not vouch for the address sends no email_verified.
+            ...(identity.emailVerified === undefined ? {} : { email_verified: identity.emailVerified }),
             given_name: identity.givenName,
             family_name: identity.familyName,
             name: [identity.givenName, identity.familyName].filter(Boolean).join(' ') || undefined,
-            groups: identity.groups ?? [],
+            ...(identity.groups === undefined ? {} : { groups: identity.groups }),
           };
         },
       };
     },
   });
-  server.on('request', provider.callback());
+  const defaultHandler = provider.callback();
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const interaction = /^\/interaction\/([\w-]+)$/.exec(request.url ?? '');
+    if (request.method !== 'POST' || !interaction) return defaultHandler(request, response);
+    void finishLogin(provider, accounts, request, response).then((handled) => {
+      if (!handled) defaultHandler(request, response);
+    });
+  });
   return {
     issuer,
     clientId,
@@ -89,6 +119,36 @@ export async function startOidcProvider(redirectUris: string[]): Promise<TestOid
       await once(server, 'close');
     },
   };
+}
+
+/**
+ * The login step for an account with an `acr`: finishes the provider's login prompt with it, as a deployment's
+ * own login page does after its second factor. False for any other account or prompt (the provider's
+ * development page answers).
+ */
+async function finishLogin(
+  provider: Provider,
+  accounts: Map<string, TestIdentity>,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<boolean> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  const body = Buffer.concat(chunks);
+  const form = new URLSearchParams(body.toString('utf8'));
+  const identity = accounts.get(form.get('login') ?? '');
+  if (form.get('prompt') === 'login' && identity?.acr) {
+    await provider.interactionFinished(
+      request,
+      response,
+      { login: { accountId: form.get('login')!, acr: identity.acr } },
+      { mergeWithLastSubmission: false },
+    );
+    return true;
+  }
+  // The body is read: the provider's own page takes it parsed (oidc-provider reads `req.body` then).
+  Object.assign(request, { body: Object.fromEntries(form) });
+  return false;
 }
 
 /**

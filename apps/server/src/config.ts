@@ -74,6 +74,8 @@ const envSchema = z
     OIDC_DISPLAY_NAME: z.string().trim().min(1).max(60).default('single sign-on'),
     OIDC_ADMIN_GROUPS: commaList,
     OIDC_AUTO_APPROVE_DOMAINS: commaList.transform((domains) => domains.map((domain) => domain.toLowerCase())),
+    OIDC_TRUST_PROVIDER_MFA: flag('false'),
+    OIDC_MFA_ACR_VALUES: commaList,
     LOCAL_LOGIN: flag('true'),
     XAPI_ENDPOINT: z.url({ protocol: /^https?$/ }).optional(),
     XAPI_USERNAME: z.string().optional(),
@@ -149,6 +151,13 @@ export interface SsoConfig {
   adminGroups: string[];
   /** Email domains approved as trainees at their first sign-in; anyone else waits for approval. */
   autoApproveDomains: string[];
+  /**
+   * Whether the provider's assertion of a second factor (`amr` contains `mfa`, or `acr` is one of `mfaAcrValues`)
+   * stands in for the second factor of a local account that has one (docs/security.md, "Single sign-on").
+   */
+  trustProviderMfa: boolean;
+  /** `acr` values that mean the person used a second factor at the provider. */
+  mfaAcrValues: string[];
 }
 
 export class ConfigError extends Error {}
@@ -191,6 +200,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             displayName: values.OIDC_DISPLAY_NAME,
             adminGroups: values.OIDC_ADMIN_GROUPS,
             autoApproveDomains: values.OIDC_AUTO_APPROVE_DOMAINS,
+            trustProviderMfa: values.OIDC_TRUST_PROVIDER_MFA,
+            mfaAcrValues: values.OIDC_MFA_ACR_VALUES,
           }
         : null,
     localLogin: values.LOCAL_LOGIN,

@@ -118,6 +118,22 @@ export interface SsoSignInsTable {
   code_verifier: string;
   return_to: string;
   expires_at: string;
+  /** SHA-256 of the cookie of the browser that started it (docs/security.md, "Single sign-on"). */
+  browser_hash: string | null;
+}
+
+/** An identity waiting to be linked to the account with its verified email, until its password is given. */
+export interface SsoLinkRequestsTable {
+  /** SHA-256 of the token in the browser's link cookie. */
+  id: string;
+  issuer: string;
+  subject: string;
+  user_id: string;
+  return_to: string;
+  /** 1 in an admin group, 0 not, null when the provider sent no groups claim. */
+  admin_group: number | null;
+  created_at: string;
+  expires_at: string;
 }
 
 export interface NotificationsTable {
@@ -341,6 +357,7 @@ export interface Database {
   step_reviews: StepReviewsTable;
   sso_identities: SsoIdentitiesTable;
   sso_sign_ins: SsoSignInsTable;
+  sso_link_requests: SsoLinkRequestsTable;
   api_tokens: ApiTokensTable;
   run_practice: RunPracticeTable;
   row_counts: RowCountsTable;

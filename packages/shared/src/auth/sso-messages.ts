@@ -11,7 +11,17 @@ export const SSO_FAILURES = {
   refused: 'The identity provider did not sign you in. Please try again.',
   'no-email': 'The identity provider did not give a verified email address, so no account could be matched.',
   unavailable: 'The identity provider could not be reached. Please try again later.',
+  'other-browser':
+    'This sign-in was not started in this browser, or it took too long. Please sign in again from this page.',
 } as const;
 export type SsoFailure = keyof typeof SSO_FAILURES;
+
+/** What the "Link your account" page may hear from the server. */
+export const SSO_LINK_MESSAGES = {
+  expired: 'This request to link your account has expired or was already used. Please sign in again.',
+  wrongPassword: 'That is not the password of this account.',
+  codeNeeded: 'Enter a code from your authenticator app, or a recovery code.',
+  alreadyLinked: 'That identity is already linked to another account.',
+} as const;
 
 export const PASSWORD_SIGN_IN_OFF = 'Password sign-in is turned off here: use single sign-on.';
