@@ -1,6 +1,6 @@
-import { formatCredit, type Verdict } from '@tradecraft/shared';
+import { formatCredit, type DecisionVerdict, type Verdict } from '@tradecraft/shared';
 import { ThemeIcon } from '@mantine/core';
-import { IconCheck, IconMinus, IconX } from '@tabler/icons-react';
+import { IconCheck, IconHourglass, IconMinus, IconRotateClockwise, IconX } from '@tabler/icons-react';
 
 // Credit (0 to 1 per step) as every screen shows it: the player, the end screen, the report, the timelines.
 
@@ -49,16 +49,47 @@ interface DecisionCredit {
   reviewStatus: 'pending' | 'graded' | null;
 }
 
-/** What a recorded decision earned, in words: its credit, why it earned none, or that it waits for review. */
+/** What a recorded decision earned, in words: its credit (and the hint's charge), or why it earned none. */
 export function decisionCreditText(entry: DecisionCredit): string {
   if (!entry.scored) return 'Not scored';
   if (!entry.firstSubmission) return 'Later answer: no credit';
   const hint = entry.hintUsed ? ' (hint opened)' : '';
-  if (entry.reviewStatus === 'pending') return `Awaiting review · ${formatCredit(entry.credit)} so far${hint}`;
+  if (entry.reviewStatus === 'pending') return `${formatCredit(entry.credit)} so far${hint}`;
   return `Credit ${formatCredit(entry.credit)}${hint}`;
 }
 
-/** The mark of a recorded decision: a later answer shows right or wrong, a first answer its credit. */
-export function decisionVerdict(entry: DecisionCredit & { correct: boolean }): Verdict {
-  return !entry.firstSubmission || !entry.scored ? (entry.correct ? 'right' : 'wrong') : creditVerdict(entry.credit);
+/**
+ * The mark of a recorded decision, drawn from THE verdict the server sent: right (a hint used or not), partly
+ * right, wrong; no mark for an answer after Retry, one awaiting review or one not scored (its words say which).
+ */
+export function verdictMark(verdict: DecisionVerdict): Verdict | null {
+  if (verdict === 'right') return 'right';
+  if (verdict === 'partly-right') return 'partial';
+  if (verdict === 'wrong') return 'wrong';
+  return null;
+}
+
+/** The mark of a recorded decision's verdict; words beside it (verdictWords) always say the same. */
+export function DecisionVerdictIcon({ verdict, size = 'md' }: { verdict: DecisionVerdict; size?: 'xs' | 'sm' | 'md' }) {
+  const mark = verdictMark(verdict);
+  if (mark) return <VerdictIcon verdict={mark} size={size} />;
+  return (
+    <ThemeIcon
+      variant="light"
+      color={verdict === 'awaiting-review' ? 'blue' : 'gray'}
+      radius="xl"
+      size={size}
+      mt={2}
+      aria-hidden
+      style={{ flexShrink: 0 }}
+    >
+      {verdict === 'awaiting-review' ? (
+        <IconHourglass size={14} />
+      ) : verdict === 'after-retry' ? (
+        <IconRotateClockwise size={14} />
+      ) : (
+        <IconMinus size={14} />
+      )}
+    </ThemeIcon>
+  );
 }

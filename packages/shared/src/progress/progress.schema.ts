@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { pageOf, pageQuerySchema, sortDirectionSchema } from '../paging/paging';
-import { decisionCreditFields, RUN_STATUSES, runResultSchema, skillScoreSchema } from '../runs/runs.schema';
+import {
+  decisionCreditFields,
+  RUN_STATUSES,
+  runResultSchema,
+  skillScoreSchema,
+  verdictCountsSchema,
+} from '../runs/runs.schema';
 import { stepResultSchema, techniqueRefSchema } from '../runs/step-answers.schema';
 import { ESTIMATE_TERMS } from '../scenarios/step-kinds';
 
@@ -65,7 +71,9 @@ export const progressSummarySchema = z.object({
   runsTotal: z.number().int(),
   runsCompleted: z.number().int(),
   runsPassed: z.number().int(),
-  /** Passed completed runs over completed runs, as a whole percent; null before the first completed run. */
+  /** Completed runs whose written answers wait for an instructor: neither passed nor failed yet. */
+  runsAwaitingReview: z.number().int(),
+  /** Passed runs over completed runs with a Pass or Fail (runs awaiting review left out), as a whole percent; null before the first. */
   passRatePercent: z.number().int().nullable(),
   /** The mean score percent of completed runs with a known step count; null when there are none. */
   averageScorePercent: z.number().int().nullable(),
@@ -122,6 +130,10 @@ export const trainingProgressRowSchema = z.object({
   userEmail: z.string(),
   userName: z.string(),
   ...runFigures,
+  /** Right first answers of the run, as its end screen counts them. */
+  rightAnswers: z.number().int(),
+  /** Missed steps of the run: first answers partly right or wrong. */
+  missedSteps: z.number().int(),
 });
 export type TrainingProgressRow = z.infer<typeof trainingProgressRowSchema>;
 
@@ -144,6 +156,8 @@ export const TRAINING_PROGRESS_CSV_COLUMNS = [
   'Score',
   'Steps',
   'Score (%)',
+  'Right answers',
+  'Missed steps',
   'Result',
   'Status',
   'Started',
@@ -169,7 +183,9 @@ export type ReportDecision = z.infer<typeof reportDecisionSchema>;
 
 export const reportTechniqueSchema = techniqueRefSchema.extend({
   url: z.string().nullable(),
+  /** Right first answers on steps of this technique. */
   right: z.number().int(),
+  /** Missed steps of this technique: first answers partly right or wrong. */
   wrong: z.number().int(),
 });
 export type ReportTechnique = z.infer<typeof reportTechniqueSchema>;
@@ -191,8 +207,10 @@ export const runReportSchema = z.object({
     ...runFigures,
     statusLabel: z.enum(['Completed', 'Incomplete']),
     durationSeconds: z.number().int().nullable(),
+    /** Right first answers / missed steps, as the end screen counts them. */
     correctCount: z.number().int(),
     incorrectCount: z.number().int(),
+    verdicts: verdictCountsSchema,
   }),
   trainee: z.object({ id: z.string(), email: z.string(), firstName: z.string(), lastName: z.string() }),
   scenario: z.object({
@@ -263,8 +281,12 @@ export type ReliabilityRow = z.infer<typeof reliabilityRowSchema>;
 /** Calibration over every estimate's first submission: the Brier score and the reliability table. */
 export const calibrationSchema = z.object({
   estimates: z.number().int(),
+  /** Estimates needed before calibration is judged (CALIBRATION_MIN_ESTIMATES). */
+  estimatesNeeded: z.number().int(),
   /** Mean of (p - outcome)^2, 0 (perfect) to 1; null before the first estimate. */
   brierScore: z.number().nullable(),
+  /** The Brier score in words ("well calibrated"...); null before estimatesNeeded estimates. */
+  verdict: z.string().nullable(),
   /** One row per term used, from least to most likely. */
   reliability: z.array(reliabilityRowSchema),
 });

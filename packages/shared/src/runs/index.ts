@@ -5,3 +5,4 @@ export * from './step-answers.schema';
 export * from './credit';
 export * from './grade-step';
 export { shownOrder } from './shuffle';
+export * from './verdict';

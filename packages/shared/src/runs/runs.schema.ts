@@ -1,6 +1,19 @@
 import { z } from 'zod';
 import { STEP_KINDS, SKILLS } from '../scenarios/step-kinds';
 import { playerStepSchema, stepResultSchema, techniqueRefSchema } from './step-answers.schema';
+import { DECISION_VERDICTS } from './verdict';
+
+/** A recorded answer's verdict, decided by the server (verdict.ts, docs/scoring.md). */
+export const decisionVerdictSchema = z.enum(DECISION_VERDICTS);
+
+/** How many answers of each verdict (verdict.ts countVerdicts). */
+export const verdictCountsSchema = z.object({
+  right: z.number().int(),
+  partlyRight: z.number().int(),
+  wrong: z.number().int(),
+  afterRetry: z.number().int(),
+  awaitingReview: z.number().int(),
+});
 
 export const RUN_STATUSES = ['in_progress', 'completed', 'ended'] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
@@ -33,7 +46,7 @@ export type StartRunInput = z.infer<typeof startRunInputSchema>;
 export const runIdParamsSchema = z.object({ id: z.string().min(1).max(100) });
 
 export const techniqueScoreSchema = techniqueRefSchema.extend({
-  /** First submissions on steps of this technique that earned full credit. */
+  /** Right first answers on steps of this technique (full credit from the answer itself). */
   count: z.number().int(),
   /** First submissions on scored steps of this technique. */
   attempts: z.number().int(),
@@ -67,6 +80,10 @@ export const runAnswerSchema = z.object({
   feedback: z.string(),
   nextAction: z.enum(NEXT_ACTIONS),
   credit: z.number(),
+  /** THE verdict of this answer, as the debrief and the report will show it. */
+  verdict: decisionVerdictSchema,
+  /** A hint was opened on this visit before its first answer. */
+  hintUsed: z.boolean(),
   /** The revealed key and per-element feedback of this answer. */
   result: stepResultSchema,
 });
@@ -83,6 +100,8 @@ export const decisionCreditFields = {
   hintUsed: z.boolean(),
   /** write steps: the instructor review's state; null for other kinds (and unscored write steps). */
   reviewStatus: z.enum(['pending', 'graded']).nullable(),
+  /** THE verdict of this answer (right, partly right, wrong, after Retry...): every screen draws this one. */
+  verdict: decisionVerdictSchema,
 };
 
 export const runDecisionSchema = z.object({
@@ -116,12 +135,12 @@ export const debriefStepRefSchema = z.object({ stepId: z.string(), stepTitle: z.
 
 /** Every ATT&CK technique met in the run: right answers (0 included) and the steps missed. */
 export const debriefTechniqueSchema = techniqueRefSchema.extend({
-  /** First answers on scored steps of this technique that earned full credit. */
+  /** Right first answers on scored steps of this technique (full credit from the answer itself). */
   right: z.number().int(),
   /** First answers on scored steps of this technique. */
   answered: z.number().int(),
   credit: z.number(),
-  /** Scored steps of this technique whose first answer earned less than full credit (reviews still pending aside). */
+  /** Missed steps of this technique: first answers partly right or wrong (verdict.ts isMissedVerdict). */
   missed: z.array(debriefStepRefSchema.extend({ seq: z.number().int() })),
 });
 export type DebriefTechnique = z.infer<typeof debriefTechniqueSchema>;
@@ -183,9 +202,11 @@ export const runStateSchema = z.object({
   pendingReviews: z.number().int(),
   /** True while pendingReviews > 0: the run shows "Awaiting review" instead of Pass or Fail. */
   awaitingReview: z.boolean(),
-  /** First submissions that earned full credit / the rest (timeline counts). */
+  /** Right first answers / missed steps (first answers partly right or wrong); after-Retry answers count in neither. */
   correctCount: z.number().int(),
   incorrectCount: z.number().int(),
+  /** Every answer of the run by verdict. */
+  verdicts: verdictCountsSchema,
   techniqueScores: z.array(techniqueScoreSchema),
   skillScores: z.array(skillScoreSchema),
   startedAt: z.string(),

@@ -142,6 +142,8 @@ describe('analyst skills and calibration', () => {
       expect(training.items.find((candidate: { runId: string }) => candidate.runId === run.id)).toMatchObject({
         ...shown,
         skills: run.skillScores,
+        rightAnswers: run.correctCount,
+        missedSteps: run.incorrectCount,
       });
     }
     const csv = (
@@ -151,6 +153,8 @@ describe('analyst skills and calibration', () => {
         cookie: adminCookie,
       })
     ).body;
-    expect(csv).toContain(`,${runs[0]!.scorePercent},Awaiting review,`);
+    expect(csv).toContain(
+      `,${runs[0]!.scorePercent},${runs[0]!.correctCount},${runs[0]!.incorrectCount},Awaiting review,`,
+    );
   });
 });

@@ -364,15 +364,18 @@ function decisionsOf(db: DbOrTrx, userId: string | null) {
 /** Answers, right answers and credit per technique: one user's, or everyone's when userId is null. */
 export async function tallyTechniques(db: DbOrTrx, userId: string | null): Promise<TechniqueTally[]> {
   const technique = sql<string>`run_decisions.technique`;
-  const counted = sql<number>`case when run_decisions.first_submission = 1 and run_decisions.scored = 1 then run_decisions.credit_thousandths else 0 end`;
+  // First answers on scored steps only, as the run's verdicts count them: `correct` is set when the answer itself
+  // earned full credit (a hint's charge aside), so it counts the right verdicts; a later answer after a Retry
+  // is neither an attempt nor a right answer.
   const rows = await decisionsOf(db, userId)
     .select((eb) => [
       technique.as('technique'),
       eb.fn.countAll<number>().as('attempts'),
       eb.fn.sum<number>(sql`run_decisions.correct`).as('correct'),
-      eb.fn.sum<number>(counted).as('thousandths'),
+      eb.fn.sum<number>(sql`run_decisions.credit_thousandths`).as('thousandths'),
     ])
     .where(sql<SqlBool>`run_decisions.technique is not null`)
+    .where(sql<SqlBool>`run_decisions.first_submission = 1 and run_decisions.scored = 1`)
     .groupBy(technique)
     .execute();
   return rows.map((row) => ({
@@ -439,4 +442,51 @@ export async function listEstimateResults(db: DbOrTrx, userId: string | null): P
     .where(sql<SqlBool>`run_decisions.kind = 'estimate' and run_decisions.first_submission = 1`)
     .execute();
   return rows.map((row) => row.result).filter((result): result is string => result !== null);
+}
+
+/** Right first answers and missed steps of a run, as its verdicts count them (runs/run-figures verdictOf). */
+export interface RunVerdictTally {
+  run_id: string;
+  right: number;
+  missed: number;
+}
+
+const VERDICT_TALLY_CHUNK = 500;
+
+/**
+ * Right first answers and missed steps per run, for a page or a batch of runs (one query per 500 runs). The SQL
+ * says what verdictOf says with the columns alone: `correct` is set when the answer itself earned full credit (a
+ * hint's charge aside); only a visit's first answer on a scored step counts; a written answer an instructor has
+ * not graded yet is neither right nor missed.
+ */
+export async function tallyVerdictsOfRuns(db: DbOrTrx, runIds: readonly string[]): Promise<RunVerdictTally[]> {
+  const tallies: RunVerdictTally[] = [];
+  for (let start = 0; start < runIds.length; start += VERDICT_TALLY_CHUNK) {
+    const chunk = runIds.slice(start, start + VERDICT_TALLY_CHUNK);
+    const rows = await db
+      .selectFrom('run_decisions')
+      .select((eb) => [
+        'run_decisions.run_id',
+        eb.fn.sum<number>(sql`case when run_decisions.correct = 1 then 1 else 0 end`).as('right'),
+        eb.fn.sum<number>(sql`case when run_decisions.correct = 1 then 0 else 1 end`).as('missed'),
+      ])
+      .where('run_decisions.run_id', 'in', chunk)
+      .where('run_decisions.first_submission', '=', 1)
+      .where('run_decisions.scored', '=', 1)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('step_reviews')
+              .select('step_reviews.decision_id')
+              .whereRef('step_reviews.decision_id', '=', 'run_decisions.id')
+              .where('step_reviews.status', '=', 'pending'),
+          ),
+        ),
+      )
+      .groupBy('run_decisions.run_id')
+      .execute();
+    for (const row of rows)
+      tallies.push({ run_id: row.run_id, right: Number(row.right ?? 0), missed: Number(row.missed ?? 0) });
+  }
+  return tallies;
 }

@@ -1,6 +1,7 @@
 import { BoundedMap } from '../../bounded-map';
 import {
   DEFAULT_DIFFICULTY,
+  isMissedVerdict,
   MAX_DIFFICULTY,
   MIN_DIFFICULTY,
   STEP_KINDS,
@@ -18,7 +19,7 @@ import { techniqueKey, techniqueRef } from '@tradecraft/shared/attack';
 import type { Db } from '../../db/database';
 import type { Run, User } from '../../db/schema';
 import { forbidden, notFound } from '../../errors';
-import { decisionSkill, parseStepResult, runDurationSeconds, runFigures } from '../runs/run-figures';
+import { decisionSkill, parseStepResult, runDurationSeconds, runFigures, verdictOf } from '../runs/run-figures';
 import { findUserByEmail } from '../users/users.service';
 import {
   findDifficultySetting,
@@ -62,6 +63,7 @@ export function durationSeconds(run: Pick<Run, 'started_at' | 'finished_at'>): n
 
 export function toProgressDecision(row: DecisionRow): ProgressDecision {
   const technique = techniqueKey(row.technique);
+  const result = row.kind === 'write' ? parseStepResult(row.result) : undefined;
   return {
     seq: row.seq,
     stepId: row.step_id,
@@ -78,17 +80,14 @@ export function toProgressDecision(row: DecisionRow): ProgressDecision {
     scored: row.scored === 1,
     hintUsed: row.hint_used === 1,
     reviewStatus:
-      row.kind === 'write' && row.first_submission === 1 && row.scored === 1 ? reviewStatusOf(row.result) : null,
+      result?.kind === 'write' && row.first_submission === 1 && row.scored === 1
+        ? (result.review?.status ?? null)
+        : null,
+    verdict: verdictOf(row, result),
   };
 }
 
 const isStepKind = (kind: string): kind is StepKind => (STEP_KINDS as readonly string[]).includes(kind);
-
-/** A write decision's review state as recorded in its result. */
-function reviewStatusOf(result: string | null): 'pending' | 'graded' | null {
-  const parsed = parseStepResult(result);
-  return parsed?.kind === 'write' ? (parsed.review?.status ?? null) : null;
-}
 
 // Recommendations read the techniques of every scenario in the library on each dashboard load; parsing every
 // definition each time made that load grow with the library (bench/pages: 5 ms at 50 scenarios, 38 ms at 500).
@@ -148,25 +147,27 @@ export function rankScenarios(
     .map((entry) => ({ scenario: entry.scenario, practises: entry.covered.map(techniqueRef) }));
 }
 
-/** Wrong answers per technique. */
-export function missedTechniques(decisions: Iterable<Pick<DecisionRow, 'technique' | 'correct'>>): Map<string, number> {
+/** Missed steps per technique: first answers partly right or wrong (never a right answer after a hint or a Retry). */
+export function missedTechniques(decisions: Iterable<DecisionRow>): Map<string, number> {
   const missed = new Map<string, number>();
   for (const decision of decisions) {
     const technique = techniqueKey(decision.technique);
-    if (technique && decision.correct !== 1) missed.set(technique, (missed.get(technique) ?? 0) + 1);
+    if (technique && isMissedVerdict(verdictOf(decision))) missed.set(technique, (missed.get(technique) ?? 0) + 1);
   }
   return missed;
 }
 
 function summarise(runs: ProgressRun[]): ProgressSummary {
   const completed = runs.filter((run) => run.completed);
-  const judged = completed.filter((run) => run.result !== '-');
+  // A run awaiting review is neither a pass nor a fail yet: it is left out of the pass rate and counted apart.
+  const judged = completed.filter((run) => run.result === 'Pass' || run.result === 'Fail');
   const passed = judged.filter((run) => run.result === 'Pass').length;
   const percents = completed.map((run) => run.scorePercent).filter((percent): percent is number => percent !== null);
   return {
     runsTotal: runs.length,
     runsCompleted: completed.length,
     runsPassed: passed,
+    runsAwaitingReview: completed.filter((run) => run.result === 'Awaiting review').length,
     passRatePercent: judged.length > 0 ? Math.round((passed * 100) / judged.length) : null,
     averageScorePercent:
       percents.length > 0 ? Math.round(percents.reduce((sum, percent) => sum + percent, 0) / percents.length) : null,

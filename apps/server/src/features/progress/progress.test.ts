@@ -186,6 +186,7 @@ describe('progress: dashboard, timeline and after-action report', () => {
         runsTotal: 5,
         runsCompleted: 2,
         runsPassed: 0,
+        runsAwaitingReview: 0,
         passRatePercent: 0,
         averageScorePercent: 50,
       });
@@ -243,6 +244,7 @@ describe('progress: dashboard, timeline and after-action report', () => {
         runsTotal: 0,
         runsCompleted: 0,
         runsPassed: 0,
+        runsAwaitingReview: 0,
         passRatePercent: null,
         averageScorePercent: null,
       });

@@ -1,4 +1,13 @@
-import { keyInWords, runStatusLabel, type ReportTechnique, type RunReport, type RunTimeline } from '@tradecraft/shared';
+import {
+  countVerdicts,
+  isMissedVerdict,
+  keyInWords,
+  missedCount,
+  runStatusLabel,
+  type ReportTechnique,
+  type RunReport,
+  type RunTimeline,
+} from '@tradecraft/shared';
 import { findTechnique, techniqueKey, techniqueRef } from '@tradecraft/shared/attack';
 import { nowIso } from '../../clock';
 import type { Db } from '../../db/database';
@@ -78,13 +87,15 @@ export async function runReport(db: Db, viewer: User, runId: string): Promise<Ru
   else if (scenarioRow.deleted_at !== null) notes.push(REPORT_NOTES.deleted);
   if (definition && decisionRows.some((row) => !stepById.has(row.step_id))) notes.push(REPORT_NOTES.changedSteps);
 
+  // Per technique, by THE verdicts (the end screen's): right first answers and missed steps. An answer after a
+  // Retry, an unscored step and a written answer awaiting review count in neither.
   const tally = new Map<string, { right: number; wrong: number }>();
-  for (const row of decisionRows) {
-    const id = techniqueKey(row.technique);
+  for (const decision of decisions) {
+    const id = techniqueKey(decision.technique?.id ?? null);
     if (!id) continue;
     const counts = tally.get(id) ?? { right: 0, wrong: 0 };
-    if (row.correct === 1) counts.right += 1;
-    else counts.wrong += 1;
+    if (decision.verdict === 'right') counts.right += 1;
+    else if (isMissedVerdict(decision.verdict)) counts.wrong += 1;
     tally.set(id, counts);
   }
   const techniques: ReportTechnique[] = [...tally.entries()]
@@ -108,7 +119,7 @@ export async function runReport(db: Db, viewer: User, runId: string): Promise<Ru
   }));
 
   const figures = runFigures(run);
-  const correctCount = decisionRows.filter((row) => row.correct === 1).length;
+  const verdicts = countVerdicts(decisions.map((decision) => decision.verdict));
   // Deleting a user deletes their runs (ON DELETE CASCADE), so a run without its owner cannot be read.
   if (!trainee) throw notFound(PROGRESS_MESSAGES.runNotFound);
   const owner = trainee;
@@ -118,8 +129,9 @@ export async function runReport(db: Db, viewer: User, runId: string): Promise<Ru
       ...figures,
       statusLabel: runStatusLabel(figures.completed),
       durationSeconds: durationSeconds(run),
-      correctCount,
-      incorrectCount: decisionRows.length - correctCount,
+      correctCount: verdicts.right,
+      incorrectCount: missedCount(verdicts),
+      verdicts,
     },
     trainee: { id: owner.id, email: owner.email, firstName: owner.first_name, lastName: owner.last_name },
     scenario: {

@@ -1,5 +1,7 @@
 import {
   brierScore,
+  CALIBRATION_MIN_ESTIMATES,
+  calibrationVerdict,
   ESTIMATE_TERM_INFO,
   ESTIMATE_TERMS,
   type Calibration,
@@ -132,7 +134,14 @@ export function calibration(results: readonly string[]): Calibration {
       },
     ];
   });
-  return { estimates: estimates.length, brierScore: brierScore(estimates), reliability };
+  const brier = brierScore(estimates);
+  return {
+    estimates: estimates.length,
+    estimatesNeeded: CALIBRATION_MIN_ESTIMATES,
+    brierScore: brier,
+    verdict: calibrationVerdict(brier, estimates.length),
+    reliability,
+  };
 }
 
 /** The same skills as an ATT&CK Navigator layer (format 4.5). */

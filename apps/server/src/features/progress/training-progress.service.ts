@@ -20,7 +20,9 @@ import { runFigures, skillScoresOf, type SkillTally } from '../runs/run-figures'
 import {
   listTrainingProgress,
   tallySkillsOfRuns,
+  tallyVerdictsOfRuns,
   trainingProgressBatches,
+  type RunVerdictTally,
   type TrainingProgressRowData,
 } from './progress.repository';
 
@@ -30,14 +32,25 @@ function fullName(row: Pick<TrainingProgressRowData, 'first_name' | 'last_name'>
   return `${row.first_name} ${row.last_name}`.trim();
 }
 
-function toRow(row: TrainingProgressRowData): TrainingProgressRow {
+function toRow(row: TrainingProgressRowData, verdicts: RunVerdictTally | undefined): TrainingProgressRow {
   return {
     runId: row.id,
     userId: row.user_id,
     userEmail: row.email,
     userName: fullName(row),
     ...runFigures(row),
+    rightAnswers: verdicts?.right ?? 0,
+    missedSteps: verdicts?.missed ?? 0,
   };
+}
+
+/** Right answers and missed steps of these runs, by run id. */
+async function verdictsOfRuns(db: Db, rows: readonly TrainingProgressRowData[]) {
+  const tallies = await tallyVerdictsOfRuns(
+    db,
+    rows.map((row) => row.id),
+  );
+  return new Map(tallies.map((tally) => [tally.run_id, tally]));
 }
 
 /**
@@ -49,14 +62,17 @@ export async function trainingProgressPage(
   query: z.output<typeof trainingProgressQuerySchema>,
 ): Promise<TrainingProgressPage> {
   const { rows, total, totalIsLowerBound } = await listTrainingProgress(db, { search: query.search }, query);
-  const tallies = await tallySkillsOfRuns(
-    db,
-    rows.map((row) => row.id),
-  );
+  const [tallies, verdicts] = await Promise.all([
+    tallySkillsOfRuns(
+      db,
+      rows.map((row) => row.id),
+    ),
+    verdictsOfRuns(db, rows),
+  ]);
   const byRun = new Map<string, SkillTally[]>();
   for (const tally of tallies) byRun.set(tally.run_id, [...(byRun.get(tally.run_id) ?? []), tally]);
   return {
-    items: rows.map((row) => ({ ...toRow(row), skills: skillScoresOf(byRun.get(row.id) ?? []) })),
+    items: rows.map((row) => ({ ...toRow(row, verdicts.get(row.id)), skills: skillScoresOf(byRun.get(row.id) ?? []) })),
     total,
     totalIsLowerBound,
     page: query.page,
@@ -76,6 +92,8 @@ export function csvCells(row: TrainingProgressRow): string[] {
     String(row.score),
     String(row.stepCount),
     formatScorePercent(row.scorePercent),
+    String(row.rightAnswers),
+    String(row.missedSteps),
     row.result,
     runStatusLabel(row.completed),
     row.startedAt,
@@ -107,7 +125,10 @@ export async function exportTrainingProgress(
   });
   const filters = { search: query.search };
   async function* batches(): AsyncGenerator<SpreadsheetCell[][]> {
-    for await (const batch of trainingProgressBatches(db, filters)) yield batch.map((row) => csvCells(toRow(row)));
+    for await (const batch of trainingProgressBatches(db, filters)) {
+      const verdicts = await verdictsOfRuns(db, batch);
+      yield batch.map((row) => csvCells(toRow(row, verdicts.get(row.id))));
+    }
   }
   return spreadsheetStream(format, {
     sheetName: 'Training progress',

@@ -242,6 +242,8 @@ describe('Training Progress and the skill map', () => {
         'Score',
         'Steps',
         'Score (%)',
+        'Right answers',
+        'Missed steps',
         'Result',
         'Status',
         'Started',

@@ -122,15 +122,19 @@ export async function markGraded(
   return Number(result.numUpdatedRows) === 1;
 }
 
-/** The decision's final credit and its updated result. */
+/** The decision's final credit, whether the answer itself earned full credit (before a hint's charge), and its result. */
 export async function updateDecisionCredit(
   db: DbOrTrx,
   decisionId: number,
-  credit: { thousandths: number; result: string },
+  credit: { thousandths: number; rawThousandths: number; result: string },
 ): Promise<void> {
   await db
     .updateTable('run_decisions')
-    .set({ credit_thousandths: credit.thousandths, correct: credit.thousandths >= 1000 ? 1 : 0, result: credit.result })
+    .set({
+      credit_thousandths: credit.thousandths,
+      correct: credit.rawThousandths >= 1000 ? 1 : 0,
+      result: credit.result,
+    })
     .where('id', '=', decisionId)
     .execute();
 }

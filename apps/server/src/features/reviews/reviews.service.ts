@@ -170,6 +170,7 @@ export async function gradeReview(
       : null;
     await updateDecisionCredit(trx, row.decision_id, {
       thousandths: finalThousandths,
+      rawThousandths: rawFinal,
       result: graded ? JSON.stringify(graded) : 'null',
     });
     const updated = await applyGradeToRun(trx, row.run_id, {

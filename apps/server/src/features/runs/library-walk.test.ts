@@ -75,8 +75,10 @@ describe('the built-in library, played to the end', () => {
       for (const scenario of library) {
         const run = await play(scenario, () => 'right');
         expect(run.status, scenario.id).toBe('completed');
-        // A written answer earns only its automatic share until an instructor grades it, so it is not yet right.
-        expect(run.incorrectCount, scenario.id).toBe(run.pendingReviews);
+        // A written answer earns only its automatic share until an instructor grades it: it is awaiting review,
+        // neither right nor missed yet.
+        expect(run.incorrectCount, scenario.id).toBe(0);
+        expect(run.verdicts.awaitingReview, scenario.id).toBe(run.pendingReviews);
         // Written answers wait for an instructor; everything else right scores at least the pass mark.
         expect(run.scorePercent, scenario.id).toBeGreaterThanOrEqual(run.pendingReviews > 0 ? 0 : 70);
         expect(run.result, scenario.id).toBe(run.pendingReviews > 0 ? 'Awaiting review' : 'Pass');

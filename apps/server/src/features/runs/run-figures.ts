@@ -1,5 +1,9 @@
 import {
+  countVerdicts,
+  decisionVerdict,
   DEFAULT_SKILL_BY_KIND,
+  type DecisionVerdict,
+  type VerdictCounts,
   isRunCompleted,
   runResult,
   runScorePercent,
@@ -179,4 +183,55 @@ export function parseStepResult(text: string | null): StepResult | null {
   } catch {
     return null;
   }
+}
+
+/** The decision columns a verdict is decided from. */
+export interface VerdictColumns {
+  kind: string;
+  correct: number;
+  credit_thousandths: number;
+  first_submission: number;
+  scored: number;
+  hint_used: number;
+  result: string | null;
+}
+
+/**
+ * THE verdict of a recorded answer (packages/shared verdict.ts, docs/scoring.md), from its row: `correct` is
+ * whether the answer itself earned full credit (before a hint's charge). The recorded result is read only where
+ * the columns cannot tell: a written answer's review, and a first answer a hint charged down to nothing.
+ * `parsed` passes a result already read.
+ */
+export function verdictOf(row: VerdictColumns, parsed?: StepResult | null): DecisionVerdict {
+  const needsResult =
+    row.kind === 'write' || (row.correct !== 1 && row.credit_thousandths === 0 && row.hint_used === 1);
+  const result = needsResult ? (parsed === undefined ? parseStepResult(row.result) : parsed) : null;
+  const rawThousandths = result
+    ? Math.round(result.rawCredit * 1000)
+    : row.correct === 1
+      ? 1000
+      : row.credit_thousandths;
+  return decisionVerdict({
+    scored: row.scored === 1,
+    firstSubmission: row.first_submission === 1,
+    rawThousandths,
+    reviewPending: result?.kind === 'write' && result.review?.status === 'pending',
+  });
+}
+
+/** Every answer of a run (or any list of answers) counted by verdict. */
+export function verdictCountsOf(rows: Iterable<VerdictColumns>): VerdictCounts {
+  const verdicts: DecisionVerdict[] = [];
+  for (const row of rows) verdicts.push(verdictOf(row));
+  return countVerdicts(verdicts);
+}
+
+/** The verdict a recorded result speaks for by itself (an answer whose row is not at hand). */
+export function resultVerdict(result: StepResult): DecisionVerdict {
+  return decisionVerdict({
+    scored: result.scored,
+    firstSubmission: result.firstSubmission,
+    rawThousandths: Math.round(result.rawCredit * 1000),
+    reviewPending: result.kind === 'write' && result.review?.status === 'pending',
+  });
 }

@@ -2,7 +2,10 @@ import { BoundedMap } from '../../bounded-map';
 import { randomUUID } from 'node:crypto';
 import {
   bestPath,
+  countVerdicts,
   gradeStep,
+  isMissedVerdict,
+  missedCount,
   resolveNextStep,
   RUN_MESSAGES,
   runPercentBase,
@@ -47,7 +50,9 @@ import {
   parseStoredDefinition,
   runDurationSeconds,
   runFigures,
+  resultVerdict,
   skillScores,
+  verdictOf,
 } from './run-figures';
 import {
   claimAnswer,
@@ -180,11 +185,13 @@ function currentAnswer(
     feedback,
     nextAction: nextActionOf(nextFrom(steps, step, run)),
     credit: result.credit,
+    verdict: last && last.step_id === step.id ? verdictOf(last, result) : resultVerdict(result),
+    hintUsed: last && last.step_id === step.id ? last.hint_used === 1 : result.hintCharged,
     result,
   };
 }
 
-/** Credit per technique over counted decisions. */
+/** Credit per technique over counted decisions; `count` is the right first answers (by their verdicts). */
 function techniqueScores(decisions: readonly RunDecisionRow[]): TechniqueScore[] {
   const tally = new Map<string, { count: number; attempts: number; thousandths: number }>();
   for (const decision of decisions) {
@@ -192,7 +199,7 @@ function techniqueScores(decisions: readonly RunDecisionRow[]): TechniqueScore[]
     if (!id || !countsForCredit(decision)) continue;
     const current = tally.get(id) ?? { count: 0, attempts: 0, thousandths: 0 };
     tally.set(id, {
-      count: current.count + (decision.correct === 1 ? 1 : 0),
+      count: current.count + (verdictOf(decision) === 'right' ? 1 : 0),
       attempts: current.attempts + 1,
       thousandths: current.thousandths + decision.credit_thousandths,
     });
@@ -232,6 +239,7 @@ function toRunDecision(decision: RunDecisionRow, stepTitle: string | null, withR
     scored: decision.scored === 1,
     hintUsed: decision.hint_used === 1,
     reviewStatus: result?.kind === 'write' ? (result.review?.status ?? null) : null,
+    verdict: verdictOf(decision, withResult || !knownKind ? result : undefined),
     result: withResult ? result : null,
   };
 }
@@ -291,7 +299,7 @@ function describeRun(
   const live = scenario !== undefined && !scenario.deleted;
   const playable = run.status === 'in_progress' && live;
   const current = playable ? stepById.get(run.current_step_id) : undefined;
-  const correctCount = decisions.filter((decision) => decision.correct === 1).length;
+  const verdicts = countVerdicts(decisions.map((decision) => verdictOf(decision)));
   const figures = runFigures(run);
   const owner = run.user_id === viewer.id;
   const resumable = owner && live && (run.status === 'in_progress' || (run.status === 'ended' && finished.latest));
@@ -312,8 +320,9 @@ function describeRun(
     result: figures.result,
     pendingReviews: run.pending_reviews,
     awaitingReview: run.pending_reviews > 0,
-    correctCount,
-    incorrectCount: decisions.length - correctCount,
+    correctCount: verdicts.right,
+    incorrectCount: missedCount(verdicts),
+    verdicts,
     techniqueScores: techniqueScores(decisions),
     skillScores: skillScores(decisions),
     startedAt: run.started_at,
@@ -378,11 +387,12 @@ const stepRef = (stepById: ReadonlyMap<string, ScenarioStep>, stepId: string) =>
   stepTitle: stepById.get(stepId)?.title ?? stepId,
 });
 
-/** A counted first answer that earned less than full credit (a written answer awaiting review is not yet missed). */
+/**
+ * A missed step: its first answer earned less than full credit from the answer itself, so a right answer after a
+ * hint is not missed, and a written answer awaiting review is not missed yet (verdict.ts isMissedVerdict).
+ */
 function isMissed(decision: RunDecisionRow): boolean {
-  if (!countsForCredit(decision) || decision.credit_thousandths >= 1000) return false;
-  const result = parseStepResult(decision.result);
-  return !(result?.kind === 'write' && result.review?.status === 'pending');
+  return isMissedVerdict(verdictOf(decision));
 }
 
 /**
@@ -410,7 +420,7 @@ function debriefOf(
     if (countsForCredit(decision)) {
       tally.answered += 1;
       tally.thousandths += decision.credit_thousandths;
-      if (decision.correct === 1) tally.right += 1;
+      if (verdictOf(decision) === 'right') tally.right += 1;
       if (isMissed(decision)) tally.missed.push({ seq: decision.seq, ...stepRef(stepById, decision.step_id) });
     }
     techniques.set(id, tally);

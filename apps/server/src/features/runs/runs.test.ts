@@ -232,11 +232,16 @@ describe('the run engine', () => {
         result: { firstSubmission: false, rawCredit: 1, credit: 0 },
       });
       const after = await state(run.id);
-      expect(after.timeline.map((entry) => [entry.stepId, entry.correct])).toEqual([
-        ['triage', false],
-        ['triage', true],
+      expect(after.timeline.map((entry) => [entry.stepId, entry.correct, entry.verdict])).toEqual([
+        ['triage', false, 'wrong'],
+        ['triage', true, 'after-retry'],
       ]);
-      expect(after).toMatchObject({ correctCount: 1, incorrectCount: 1 });
+      // The right answer after a Retry is never a right first answer: the step stays missed.
+      expect(after).toMatchObject({
+        correctCount: 0,
+        incorrectCount: 1,
+        verdicts: { right: 0, partlyRight: 0, wrong: 1, afterRetry: 1, awaitingReview: 0 },
+      });
     });
 
     it('completes the run past the last step, with the ATT&CK counts and the timeline', async () => {

@@ -9,12 +9,12 @@ const span = SIZE - 2 * PAD;
 const at = (share: number) => PAD + share * span;
 const atY = (share: number) => SIZE - PAD - share * span;
 
-/** The Brier score in words: 0 is perfect, 0.25 is what always saying "roughly even chance" earns. */
-export function brierWords(brier: number): string {
-  if (brier <= 0.1) return 'well calibrated';
-  if (brier <= 0.2) return 'fairly calibrated';
-  if (brier <= 0.25) return 'no better than always saying "roughly even chance"';
-  return 'worse than always saying "roughly even chance"';
+const estimatesText = (count: number) => `${count} ${count === 1 ? 'estimate' : 'estimates'}`;
+
+/** What the server says of the Brier score, or how many more estimates a verdict needs. */
+export function calibrationWords(calibration: Calibration): string {
+  if (calibration.verdict !== null) return `over ${estimatesText(calibration.estimates)}: ${calibration.verdict}.`;
+  return `over ${estimatesText(calibration.estimates)}. Too few to judge: calibration is judged after ${estimatesText(calibration.estimatesNeeded)}, ${calibration.estimatesNeeded - calibration.estimates} more to go.`;
 }
 
 /**
@@ -94,9 +94,8 @@ export function CalibrationPanel({ calibration, own }: { calibration: Calibratio
               <Text fw={700} fz="xl" className="tabular-nums" data-testid="brier-score">
                 Brier score {calibration.brierScore.toFixed(3)}
               </Text>
-              <Text size="sm">
-                over {calibration.estimates} {calibration.estimates === 1 ? 'estimate' : 'estimates'}:{' '}
-                {brierWords(calibration.brierScore)}.
+              <Text size="sm" data-testid="calibration-verdict">
+                {calibrationWords(calibration)}
               </Text>
             </Group>
             <Text size="sm" c="dimmed">

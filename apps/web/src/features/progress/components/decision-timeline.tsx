@@ -1,7 +1,6 @@
-import { STEP_KIND_LABELS, type ProgressDecision } from '@tradecraft/shared';
-import { Badge, Group, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
-import { IconHourglass } from '@tabler/icons-react';
-import { decisionCreditText, decisionVerdict, VerdictIcon } from '../../../ui/credit';
+import { STEP_KIND_LABELS, verdictWords, type ProgressDecision } from '@tradecraft/shared';
+import { Badge, Group, Paper, Stack, Text } from '@mantine/core';
+import { decisionCreditText, DecisionVerdictIcon } from '../../../ui/credit';
 import classes from './progress.module.css';
 
 export function formatAnswerTime(milliseconds: number | null): string {
@@ -38,17 +37,12 @@ export function DecisionTimeline({
             <Paper component="li" withBorder p="sm" radius="md" key={entry.seq}>
               <Group justify="space-between" wrap="nowrap" align="flex-start" gap="sm">
                 <Group gap="sm" wrap="nowrap" align="flex-start" miw={0}>
-                  {entry.reviewStatus === 'pending' ? (
-                    <ThemeIcon color="blue" variant="light" radius="xl" size="md" aria-hidden>
-                      <IconHourglass size={16} />
-                    </ThemeIcon>
-                  ) : (
-                    <VerdictIcon verdict={decisionVerdict(entry)} size="md" />
-                  )}
+                  <DecisionVerdictIcon verdict={entry.verdict} />
                   <Stack gap={2} miw={0}>
                     <Group gap={6}>
                       <Text size="xs" c="dimmed" className="tabular-nums">
-                        Decision {entry.seq} · {STEP_KIND_LABELS[entry.kind]} · {decisionCreditText(entry)}
+                        Decision {entry.seq} · {STEP_KIND_LABELS[entry.kind]} ·{' '}
+                        {verdictWords(entry.verdict, entry.hintUsed)} · {decisionCreditText(entry)}
                       </Text>
                       {entry.technique && (
                         <Badge variant="outline" color="gray" size="xs" radius="sm" title={entry.technique.name}>

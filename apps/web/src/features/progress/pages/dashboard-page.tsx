@@ -39,6 +39,13 @@ import { formatDateTime, formatRelative } from '../../../lib/dates';
 
 const percentText = (percent: number | null) => (percent === null ? '-' : `${percent}%`);
 
+/** What the pass rate counts: a run awaiting review is neither passed nor failed yet, and says so. */
+function passRateDetail(summary: UserProgress['summary']): string {
+  const awaiting = summary.runsAwaitingReview > 0 ? `${summary.runsAwaitingReview} awaiting review` : '';
+  if (summary.passRatePercent === null) return awaiting ? `${awaiting}, none judged yet` : 'No completed runs yet';
+  return `${summary.runsPassed} passed at 70% or more${awaiting ? `; ${awaiting}` : ''}`;
+}
+
 function Summary({ progress }: { progress: UserProgress }) {
   const { summary } = progress;
   return (
@@ -48,13 +55,7 @@ function Summary({ progress }: { progress: UserProgress }) {
         value={String(summary.runsCompleted)}
         detail={`of ${summary.runsTotal} ${summary.runsTotal === 1 ? 'run' : 'runs'} started`}
       />
-      <SummaryCard
-        label="Pass rate"
-        value={percentText(summary.passRatePercent)}
-        detail={
-          summary.passRatePercent === null ? 'No completed runs yet' : `${summary.runsPassed} passed at 70% or more`
-        }
-      />
+      <SummaryCard label="Pass rate" value={percentText(summary.passRatePercent)} detail={passRateDetail(summary)} />
       <SummaryCard
         label="Average score"
         value={percentText(summary.averageScorePercent)}

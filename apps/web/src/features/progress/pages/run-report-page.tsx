@@ -5,6 +5,9 @@ import {
   formatScorePercent,
   SKILL_LABELS,
   STEP_KIND_LABELS,
+  verdictCountsInWords,
+  verdictWords,
+  type DecisionVerdict,
   type ReportDecision,
   type RunReport,
 } from '@tradecraft/shared';
@@ -22,16 +25,15 @@ import {
   Stack,
   Table,
   Text,
-  ThemeIcon,
   Title,
 } from '@mantine/core';
-import { IconArrowLeft, IconHourglass, IconInfoCircle, IconPrinter } from '@tabler/icons-react';
+import { IconArrowLeft, IconInfoCircle, IconPrinter } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { paths } from '../../../lib/paths';
 import { usePageTitle } from '../../../lib/page-title';
 import { scenarioTypeColor } from '../../../ui/theme';
-import { decisionCreditText, decisionVerdict, VerdictIcon } from '../../../ui/credit';
+import { decisionCreditText, DecisionVerdictIcon } from '../../../ui/credit';
 import { useRunReport } from '../api/get-run-report';
 import { AnalystSkillsTable } from '../../../ui/analyst-skills-table';
 import { formatAnswerTime } from '../components/decision-timeline';
@@ -111,9 +113,8 @@ function Header({ report }: { report: RunReport }) {
             </span>
           </Fact>
         </SimpleGrid>
-        <Text size="sm" c="dimmed" mt="sm">
-          {run.correctCount} with full credit and {run.incorrectCount} with less{' '}
-          {run.correctCount + run.incorrectCount === 1 ? 'answer' : 'answers'}
+        <Text size="sm" c="dimmed" mt="sm" data-testid="report-verdicts">
+          {verdictCountsInWords(run.verdicts)}
           {run.finishedAt ? `; finished ${dateTime(run.finishedAt)}` : '; not finished'}. Trainee: {trainee.email}.
         </Text>
       </Paper>
@@ -161,27 +162,22 @@ function Sources({ report }: { report: RunReport }) {
 }
 
 // Outline badges: the partly-right yellow is too light for text, so its words take the body colour.
-const VERDICT_BADGE = {
-  right: { color: 'green', label: 'Right', text: undefined },
-  partial: { color: 'yellow.8', label: 'Partly right', text: 'var(--mantine-color-text)' },
-  wrong: { color: 'red', label: 'Wrong', text: undefined },
-} as const;
+const VERDICT_BADGE: Record<DecisionVerdict, { color: string; text: string | undefined }> = {
+  right: { color: 'green', text: undefined },
+  'partly-right': { color: 'yellow.8', text: 'var(--mantine-color-text)' },
+  wrong: { color: 'red', text: undefined },
+  'after-retry': { color: 'gray', text: 'var(--mantine-color-text)' },
+  'awaiting-review': { color: 'blue.8', text: undefined },
+  'not-scored': { color: 'gray', text: 'var(--mantine-color-text)' },
+};
 
 function DecisionCard({ decision }: { decision: ReportDecision }) {
-  const pending = decision.reviewStatus === 'pending';
-  const verdict = decisionVerdict(decision);
-  const badge = pending ? { color: 'blue.8', label: 'Awaiting review', text: undefined } : VERDICT_BADGE[verdict];
+  const badge = VERDICT_BADGE[decision.verdict];
   return (
     <Paper component="li" withBorder radius="md" p="md" className={classes.keepTogether}>
       <Group justify="space-between" align="flex-start" wrap="nowrap" gap="sm">
         <Group gap="sm" align="flex-start" wrap="nowrap" miw={0}>
-          {pending ? (
-            <ThemeIcon color="blue" variant="light" radius="xl" aria-hidden>
-              <IconHourglass size={18} />
-            </ThemeIcon>
-          ) : (
-            <VerdictIcon verdict={verdict} size="md" />
-          )}
+          <DecisionVerdictIcon verdict={decision.verdict} />
           <div style={{ minWidth: 0 }}>
             <Text size="xs" c="dimmed" className="tabular-nums">
               Decision {decision.seq} · {STEP_KIND_LABELS[decision.kind]} · {SKILL_LABELS[decision.skill]}
@@ -191,7 +187,7 @@ function DecisionCard({ decision }: { decision: ReportDecision }) {
           </div>
         </Group>
         <Badge color={badge.color} c={badge.text} variant="outline" radius="sm" className={classes.verdict}>
-          {badge.label}
+          {verdictWords(decision.verdict, decision.hintUsed)}
         </Badge>
       </Group>
       <dl className={classes.details}>
@@ -225,7 +221,7 @@ function Techniques({ report }: { report: RunReport }) {
           <Table.Tr>
             <Table.Th>Technique</Table.Th>
             <Table.Th className={classes.numeric}>Right</Table.Th>
-            <Table.Th className={classes.numeric}>Wrong</Table.Th>
+            <Table.Th className={classes.numeric}>Missed</Table.Th>
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>

@@ -1,9 +1,16 @@
-import { formatCredit, type Debrief, type PracticeState, type RunDecision, type RunState } from '@tradecraft/shared';
+import {
+  formatCredit,
+  verdictWords,
+  type Debrief,
+  type PracticeState,
+  type RunDecision,
+  type RunState,
+} from '@tradecraft/shared';
 import { ATTACK_NOTICE } from '@tradecraft/shared/attack';
 import { Alert, Badge, Button, Group, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconAlertCircle, IconBarbell } from '@tabler/icons-react';
 import { useState } from 'react';
-import { creditVerdict, decisionCreditText, decisionVerdict, VERDICT_WORDS, VerdictIcon } from '../../../ui/credit';
+import { creditVerdict, decisionCreditText, DecisionVerdictIcon, VERDICT_WORDS, VerdictIcon } from '../../../ui/credit';
 import classes from '../../../ui/player/player.module.css';
 import { useStartPractice } from '../api/practice-step';
 import { keyInWords } from './answer-words';
@@ -11,16 +18,17 @@ import { PracticePanel } from './practice-panel';
 
 const steps = (count: number) => `${count} ${count === 1 ? 'step' : 'steps'}`;
 
-/** Every ATT&CK technique met in the run, with its right answers (0 included) and the steps missed. */
+/** The 'MITRE ATT&CK Score': every technique met in the run, with its right first answers (0 included) and the steps missed. */
 export function TechniquesMet({ debrief }: { debrief: Debrief }) {
   if (debrief.techniques.length === 0) return null;
   return (
     <Stack gap="xs" component="section" aria-labelledby="techniques-met-heading">
       <Title order={2} size="h3" id="techniques-met-heading">
-        ATT&CK techniques met
+        MITRE ATT&CK Score
       </Title>
       <Text size="sm" c="dimmed">
-        Every technique of the steps you answered: first answers with full credit, and the steps you missed.
+        Every technique of the steps you answered: the right first answers (a hint used or not), the credit, and the
+        steps you missed (a first answer partly right or wrong).
       </Text>
       <Table.ScrollContainer minWidth={320}>
         <Table withTableBorder verticalSpacing={6} fz="sm">
@@ -167,20 +175,18 @@ function AnswerItem({
   practising?: boolean;
   children: React.ReactNode;
 }) {
-  const pending = entry.reviewStatus === 'pending';
-  const verdict = decisionVerdict(entry);
   return (
     <Paper component="li" withBorder radius="md" p="sm" data-step-id={entry.stepId}>
       <Stack gap="xs">
         <Group justify="space-between" align="flex-start" gap="xs">
           <Group gap="xs" wrap="nowrap" align="flex-start" miw={0}>
-            <VerdictIcon verdict={pending ? null : verdict} size="md" />
+            <DecisionVerdictIcon verdict={entry.verdict} />
             <Stack gap={0} miw={0}>
               <Text fw={600} size="sm">
                 {number}. {entry.stepTitle ?? entry.stepId}
               </Text>
               <Text size="xs" c="dimmed" className="tabular-nums">
-                {pending ? 'Awaiting review' : VERDICT_WORDS[verdict]} · {decisionCreditText(entry)}
+                {verdictWords(entry.verdict, entry.hintUsed)} · {decisionCreditText(entry)}
                 {entry.technique ? ` · ${entry.technique.id}` : ''}
               </Text>
             </Stack>

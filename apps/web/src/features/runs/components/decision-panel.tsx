@@ -2,6 +2,7 @@ import {
   formatCredit,
   MAX_ANSWER_TIME_MS,
   STEP_KIND_LABELS,
+  verdictWords,
   type PlayerStep,
   type RunAnswer,
   type StepResult,
@@ -50,8 +51,20 @@ export function creditText(result: StepResult, hintCost: number): string {
   if (result.hintCharged)
     parts.push(`after the hint's ${formatShare(hintCost)} charge (${formatCredit(result.rawCredit)} before it)`);
   if (awaitingReview(result))
-    return `Awaiting review. ${parts.join(', ')} so far, from the automatic checks; an instructor grades the rest.`;
+    return `${parts.join(', ')} so far, from the automatic checks; an instructor grades the rest.`;
   return `${parts.join(', ')}.`;
+}
+
+/**
+ * The server's feedback as printed once: its headline (bold), then each explanation paragraph once (the headline
+ * text already carries the step's explanation for most kinds, and the chosen option's for a choice).
+ */
+export function feedbackParagraphs(text: string, explanation: string | null) {
+  const [headline = '', ...rest] = text.split('\n');
+  const paragraphs = rest.map((line) => line.trim()).filter((line) => line !== '');
+  const extra = explanation?.trim();
+  if (extra && !paragraphs.includes(extra) && headline.trim() !== extra) paragraphs.push(extra);
+  return { headline, paragraphs: [...new Set(paragraphs)] };
 }
 
 /**
@@ -104,6 +117,7 @@ export function DecisionPanel({ runId, step, answer }: DecisionPanelProps) {
   const error = answerStep.error ?? moveOn.error ?? openHint.error;
   const result = answer?.result ?? null;
   const look = result ? feedbackLook(result) : null;
+  const feedback = answer ? feedbackParagraphs(answer.feedback, result?.explanation ?? null) : null;
   const question = (
     <>
       <StepControl step={step} result={result} busy={busy} onSubmit={submit} />
@@ -133,7 +147,7 @@ export function DecisionPanel({ runId, step, answer }: DecisionPanelProps) {
         {!answered && question}
 
         <div aria-live="polite">
-          {answer && result && look && (
+          {answer && result && look && feedback && (
             <Alert
               ref={feedbackRef}
               tabIndex={-1}
@@ -145,16 +159,16 @@ export function DecisionPanel({ runId, step, answer }: DecisionPanelProps) {
               icon={look.icon}
             >
               <Text fw={600} className={classes.preWrap}>
-                {answer.feedback}
+                {feedback.headline}
               </Text>
               <Text size="sm" mt={4} className="tabular-nums">
-                {creditText(result, step.hintState.cost)}
+                {verdictWords(answer.verdict, answer.hintUsed)}. {creditText(result, step.hintState.cost)}
               </Text>
-              {result.explanation && (
-                <Text size="sm" mt={4} className={classes.preWrap}>
-                  {result.explanation}
+              {feedback.paragraphs.map((paragraph) => (
+                <Text key={paragraph} size="sm" mt={4} className={classes.preWrap}>
+                  {paragraph}
                 </Text>
-              )}
+              ))}
             </Alert>
           )}
         </div>

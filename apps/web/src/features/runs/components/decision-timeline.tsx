@@ -1,8 +1,7 @@
-import { STEP_KIND_LABELS, type RunDecision } from '@tradecraft/shared';
-import { Badge, Group, Paper, Stack, Text, ThemeIcon } from '@mantine/core';
-import { IconHourglass } from '@tabler/icons-react';
+import { STEP_KIND_LABELS, verdictWords, type RunDecision } from '@tradecraft/shared';
+import { Badge, Group, Paper, Stack, Text } from '@mantine/core';
 import { keyInWords } from './answer-words';
-import { decisionCreditText, decisionVerdict, VerdictIcon } from '../../../ui/credit';
+import { decisionCreditText, DecisionVerdictIcon } from '../../../ui/credit';
 import classes from '../../../ui/player/player.module.css';
 
 export function formatSeconds(milliseconds: number): string {
@@ -24,13 +23,7 @@ export function DecisionTimeline({ timeline }: { timeline: RunDecision[] }) {
         <Paper component="li" withBorder p="sm" radius="md" key={entry.seq}>
           <Group justify="space-between" wrap="nowrap" align="flex-start" gap="sm">
             <Group gap="sm" wrap="nowrap" align="flex-start" miw={0}>
-              {entry.reviewStatus === 'pending' ? (
-                <ThemeIcon color="blue" variant="light" radius="xl" size="md" aria-hidden>
-                  <IconHourglass size={16} />
-                </ThemeIcon>
-              ) : (
-                <VerdictIcon verdict={decisionVerdict(entry)} size="md" />
-              )}
+              <DecisionVerdictIcon verdict={entry.verdict} />
               <Stack gap={2} miw={0}>
                 <Group gap={6}>
                   <Text size="xs" c="dimmed">
@@ -50,7 +43,7 @@ export function DecisionTimeline({ timeline }: { timeline: RunDecision[] }) {
                   </Text>
                 )}
                 <Text size="sm" fw={600} className="tabular-nums">
-                  {decisionCreditText(entry)}
+                  {verdictWords(entry.verdict, entry.hintUsed)} · {decisionCreditText(entry)}
                 </Text>
                 <Text size="sm" mt={4} className={classes.preWrap}>
                   {entry.feedback}

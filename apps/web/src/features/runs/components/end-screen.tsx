@@ -37,6 +37,8 @@ function Stat({ label, value, note }: { label: string; value: string; note?: str
   );
 }
 
+const afterRetryNote = (count: number) => `${count} after Retry not counted`;
+
 /** An ended run that can still go on: starting again is starting over, and asks first. */
 function StartOverButton({ scenarioId, scenarioName }: { scenarioId: string; scenarioName: string }) {
   const [opened, { open, close }] = useDisclosure(false);
@@ -116,8 +118,18 @@ export function EndScreen({ run }: { run: RunState }) {
           }
         />
         <Stat label="Duration" value={`${run.durationSeconds} ${run.durationSeconds === 1 ? 'second' : 'seconds'}`} />
-        <Stat label="Right answers" value={String(run.correctCount)} />
-        <Stat label="Other answers" value={String(run.incorrectCount)} note="wrong or partly right" />
+        <Stat
+          label="Right answers"
+          value={String(run.correctCount)}
+          note={
+            run.verdicts.afterRetry > 0 ? `first answers; ${afterRetryNote(run.verdicts.afterRetry)}` : 'first answers'
+          }
+        />
+        <Stat
+          label="Missed steps"
+          value={String(run.incorrectCount)}
+          note={`${run.verdicts.partlyRight} partly right, ${run.verdicts.wrong} wrong`}
+        />
       </SimpleGrid>
 
       {run.status === 'ended' && run.resumable && !run.readOnly && <ResumePanel runId={run.id} />}

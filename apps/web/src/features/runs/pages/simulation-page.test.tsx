@@ -24,6 +24,7 @@ const run: RunState = {
   awaitingReview: false,
   correctCount: 0,
   incorrectCount: 0,
+  verdicts: { right: 0, partlyRight: 0, wrong: 0, afterRetry: 0, awaitingReview: 0 },
   techniqueScores: [],
   skillScores: [],
   startedAt: '2026-01-01T00:00:00.000Z',
