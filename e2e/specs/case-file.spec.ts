@@ -55,6 +55,9 @@ test('the case file holds what the trainee met, pins a line and keeps the notes 
 
   // The step 1 email is no longer on screen; the case file has it.
   await expect(page.getByRole('article', { name: 'Message forwarded by reception' })).toHaveCount(0);
+  await shoot(page, 'case-file-player-header', async (shot) => {
+    await expect(shot.getByRole('button', { name: 'Case file' })).toBeVisible();
+  });
   await page.getByRole('button', { name: 'Case file' }).click();
   const panel = caseFile(page);
   await expect(panel.getByRole('heading', { name: /Step 1: the case file/ })).toBeVisible();
@@ -94,7 +97,14 @@ test('the case file holds what the trainee met, pins a line and keeps the notes 
   const notes = page.getByRole('region', { name: 'Your notes' });
   await expect(notes).toContainText(NOTE);
   await expectAccessible(page);
+  await shoot(page, 'case-file-debrief-notes', async () => {
+    await notes.scrollIntoViewIfNeeded();
+  });
 
+  // The after-action report (and its printed PDF) carries the notes too.
+  await page.getByRole('link', { name: 'View after-action report' }).click();
+  await expect(page.getByRole('region', { name: 'Your notes' })).toContainText(NOTE);
+  await page.goBack();
   await page.getByRole('button', { name: 'Resume this run' }).click();
   await expect(page.getByRole('heading', { name: /Step 4: extract the indicators/ })).toBeVisible();
   await page.getByRole('button', { name: 'Case file' }).click();

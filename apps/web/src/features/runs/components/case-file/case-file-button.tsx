@@ -1,7 +1,8 @@
 import { ActionIcon, Button, Drawer, Group, Loader, Portal, Text, Title } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconFolderOpen, IconX } from '@tabler/icons-react';
-import { lazy, Suspense, useEffect, useId, useRef } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import type { CaseFileTab } from './case-file-panel';
 import classes from './case-file.module.css';
 
 // The case file's code loads when it first opens: the player's first screen does not wait for it.
@@ -25,6 +26,12 @@ export function CaseFileButton({ runId }: { runId: string }) {
   const [opened, { toggle, close }] = useDisclosure(false);
   const wide = useMediaQuery('(min-width: 62em)');
   const buttonRef = useRef<HTMLButtonElement>(null);
+  const [tab, setTab] = useState<CaseFileTab>('artifacts');
+  const panel = (
+    <Suspense fallback={<Loading />}>
+      <CaseFilePanel runId={runId} tab={tab} onTabChange={setTab} />
+    </Suspense>
+  );
   const closeAndReturn = () => {
     close();
     buttonRef.current?.focus();
@@ -42,12 +49,10 @@ export function CaseFileButton({ runId }: { runId: string }) {
         Case file
       </Button>
       {wide ? (
-        opened && <SidePanel runId={runId} onClose={closeAndReturn} />
+        opened && <SidePanel onClose={closeAndReturn}>{panel}</SidePanel>
       ) : (
         <Drawer opened={opened} onClose={close} title="Case file" position="right" size="100%" padding="md">
-          <Suspense fallback={<Loading />}>
-            <CaseFilePanel runId={runId} />
-          </Suspense>
+          {panel}
         </Drawer>
       )}
     </>
@@ -55,7 +60,7 @@ export function CaseFileButton({ runId }: { runId: string }) {
 }
 
 /** The case file docked beside the step: the page stays usable, Escape or Close puts it away. */
-function SidePanel({ runId, onClose }: { runId: string; onClose: () => void }) {
+function SidePanel({ onClose, children }: { onClose: () => void; children: ReactNode }) {
   const headingId = useId();
   const headingRef = useRef<HTMLHeadingElement>(null);
   useEffect(() => headingRef.current?.focus(), []);
@@ -76,11 +81,7 @@ function SidePanel({ runId, onClose }: { runId: string; onClose: () => void }) {
             <IconX size={18} aria-hidden />
           </ActionIcon>
         </div>
-        <div className={classes.sidePanelBody}>
-          <Suspense fallback={<Loading />}>
-            <CaseFilePanel runId={runId} />
-          </Suspense>
-        </div>
+        <div className={classes.sidePanelBody}>{children}</div>
       </section>
     </Portal>
   );

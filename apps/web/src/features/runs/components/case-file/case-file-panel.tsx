@@ -43,6 +43,8 @@ const KIND_LABELS: Record<ArtifactKind, string> = {
   stix: 'STIX 2.1',
 };
 
+export type CaseFileTab = 'artifacts' | 'board' | 'notes';
+
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 /** Everything a search looks through in an artifact, in lower case. */
@@ -71,9 +73,17 @@ const pinKey = (stepId: string, artifactIndex: number, line: number | null) =>
  * each line pinnable to the evidence board; the board; the notebook. What it shows comes from the server, which
  * sends nothing of steps not yet reached.
  */
-export default function CaseFilePanel({ runId }: { runId: string }) {
+export default function CaseFilePanel({
+  runId,
+  tab,
+  onTabChange,
+}: {
+  runId: string;
+  /** The open tab, kept by the caller so it stays when the panel turns into a drawer (a phone turned). */
+  tab: CaseFileTab;
+  onTabChange: (tab: CaseFileTab) => void;
+}) {
   const query = useCaseFile(runId);
-  const [tab, setTab] = useState<string | null>('artifacts');
   if (query.isError) {
     return (
       <Alert color="red" icon={<IconAlertCircle />} role="alert">
@@ -91,7 +101,7 @@ export default function CaseFilePanel({ runId }: { runId: string }) {
   }
   const file = query.data;
   return (
-    <Tabs value={tab} onChange={setTab} keepMounted>
+    <Tabs value={tab} onChange={(value) => onTabChange((value ?? 'artifacts') as CaseFileTab)} keepMounted>
       <Tabs.List grow>
         <Tabs.Tab value="artifacts">Artifacts</Tabs.Tab>
         <Tabs.Tab value="board" leftSection={<IconPinFilled size={14} aria-hidden />}>
