@@ -17,6 +17,7 @@ import {
   type StepOfKind,
 } from './scenario.schema';
 import { checkAchKey } from './ach-rules';
+import { checkGlyphs } from './glyph-rules';
 import { resolveNextStep, type NextStep, type StepOutcome } from './step-flow';
 import { STEP_KINDS } from './step-kinds';
 
@@ -617,7 +618,7 @@ function checkScenarioRules(scenario: ScenarioDefinition): { problems: ScenarioP
   // Flow checks need every reference resolved; otherwise one typo would also surface as unreachable steps.
   const flowIsWellFormed = problems.every((problem) => !/\.id$|next_step$|correct_option$/.test(problem.path));
   if (flowIsWellFormed) problems.push(...checkFlow(steps));
-  return { problems, advice: [...checkLongestOption(steps), ...steps.flatMap(checkAchKey)] };
+  return { problems, advice: [...checkLongestOption(steps), ...steps.flatMap(checkAchKey), ...checkGlyphs(scenario)] };
 }
 
 function checkTechnique(step: ScenarioStep, stepIndex: number): ScenarioProblem[] {
