@@ -14,6 +14,8 @@ export const ROUTE_TITLES: Record<string, string | null> = {
   [paths.login]: 'Sign in',
   [paths.register]: 'Create your account',
   [paths.choosePassword]: 'Choose your password',
+  [paths.linkAccount]: 'Link your account',
+  [paths.confirmSignIn]: "Confirm it's you",
   [paths.dashboard]: 'Dashboard',
   [paths.scenarios]: 'Scenarios',
   '/simulation/:scenarioId': 'Simulation',

@@ -16,6 +16,8 @@ export const routes: RouteObject[] = [
   { path: paths.login, ...page(() => import('../features/auth/pages/login-page')) },
   { path: paths.register, ...page(() => import('../features/auth/pages/register-page')) },
   { path: paths.choosePassword, ...page(() => import('../features/auth/pages/choose-password-page')) },
+  { path: paths.linkAccount, ...page(() => import('../features/auth/pages/link-account-page')) },
+  { path: paths.confirmSignIn, ...page(() => import('../features/auth/pages/confirm-sign-in-page')) },
   {
     ...page(() => import('./layout/signed-in-layout')),
     HydrateFallback: LoadingScreen,

@@ -5,6 +5,10 @@ export const paths = {
   login: '/login',
   register: '/register',
   choosePassword: '/choose-password',
+  /** After a first single sign-on to an existing account: its password, once (server: features/sso). */
+  linkAccount: '/link-account',
+  /** After a single sign-on to an account with a second factor: the second step. */
+  confirmSignIn: '/confirm-sign-in',
   admin: '/admin',
   pendingUsers: '/admin/pending-users',
   manageUsers: '/admin/users',

@@ -35,3 +35,6 @@ export const ssoLinkResultSchema = z.object({
   mustEnrol: z.boolean().optional(),
 });
 export type SsoLinkResult = z.infer<typeof ssoLinkResultSchema>;
+
+/** After a single sign-on to an account with a second factor: the methods the waiting sign-in may use. */
+export type SsoSecondStep = z.infer<typeof secondStepSchema>;
