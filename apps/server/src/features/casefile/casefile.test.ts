@@ -160,6 +160,10 @@ describe('the case file', () => {
     expect(refused.statusCode).toBe(400);
     expect(refused.json().error).toContain(CASEFILE_MESSAGES.notesTooLong);
     expect((await saveNotes(run.id, 42)).statusCode).toBe(400);
+    // A body past the app's limit is refused before it is read, with a sentence too.
+    const huge = await saveNotes(run.id, 'z'.repeat(2 * 1024 * 1024));
+    expect(huge.statusCode).toBe(413);
+    expect(huge.json().error).toEqual(expect.stringMatching(/\w+ \w+/));
     expect((await readNotes(run.id)).json().notes.text).toBe('first thoughts');
     // Exactly the limit is kept.
     expect((await saveNotes(run.id, 'y'.repeat(MAX_NOTES_CHARS))).statusCode).toBe(200);
