@@ -15,6 +15,7 @@ import { StatCard } from '../../../ui/stat-card';
 import { useDashboardStats } from '../api/get-dashboard-stats';
 import { useReviewsToGrade } from '../api/get-reviews-to-grade';
 import { SetupChecklist } from '../components/setup-checklist';
+import { XapiStatus } from '../components/xapi-status';
 
 export default function AdminDashboardPage() {
   const stats = useDashboardStats();
@@ -120,6 +121,8 @@ export default function AdminDashboardPage() {
           </Button>
         </Group>
       </div>
+
+      <XapiStatus />
     </Stack>
   );
 }
