@@ -12,6 +12,9 @@ export const STIX_MESSAGES = {
   notJson: 'The file is not JSON: a STIX 2.1 bundle is a JSON object.',
   notBundle: 'The file is not a valid STIX 2.1 bundle.',
   tooLarge: 'The file is larger than 5 MB.',
+  attackFlowBuilder:
+    'This is an Attack Flow Builder file (.afb), which only the builder reads. Open it in Attack Flow Builder, ' +
+    'export it as STIX (File, Publish Attack Flow) and import the .json file that makes.',
 } as const;
 
 export const stixImportSummarySchema = z.object({
@@ -20,6 +23,8 @@ export const stixImportSummarySchema = z.object({
   steps: z.number().int(),
   artifacts: z.number().int(),
   techniques: z.array(z.string()),
+  /** What the draft holds, counted from its steps: steps by kind, artifacts by kind, the TLP markings kept. */
+  kept: z.array(z.string()),
   /** Objects and details the draft does not carry, each in a sentence naming the object. */
   notMapped: z.array(z.string()),
   /** What the author has to do before publishing. */

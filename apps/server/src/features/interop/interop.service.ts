@@ -12,6 +12,16 @@ const SCREEN = 'Upload Scenario';
 /** How many ids an import tries when the one its name gives is taken (`apt-report`, `apt-report-2`, ...). */
 const ID_TRIES = 20;
 
+/**
+ * An Attack Flow Builder save file (JSON with the builder's `schema`, `layout` and `camera`, no `type`): the
+ * builder's own format, not STIX, whatever its name.
+ */
+function isAttackFlowBuilderFile(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const record = value as Record<string, unknown>;
+  return record.type === undefined && 'schema' in record && ('layout' in record || 'camera' in record);
+}
+
 function refused(message: string, problems: string[] = []): AppError {
   return badRequest(
     message,
@@ -31,17 +41,20 @@ export async function importStixBundle(
   admin: User,
   file: { filename: string; bytes: Buffer },
 ): Promise<StixImportResponse> {
+  if (/\.afb$/i.test(file.filename)) throw refused(STIX_MESSAGES.attackFlowBuilder);
   let value: unknown;
   try {
-    value = JSON.parse(file.bytes.toString('utf8'));
+    // A byte-order mark is not JSON, but editors on Windows write one: it is read past.
+    value = JSON.parse(file.bytes.toString('utf8').replace(/^\uFEFF/, ''));
   } catch {
     throw refused(STIX_MESSAGES.notJson);
   }
+  if (isAttackFlowBuilderFile(value)) throw refused(STIX_MESSAGES.attackFlowBuilder);
   const validation = validateStixBundle(value);
   if (!validation.ok) throw refused(STIX_MESSAGES.notBundle, validation.problems);
   let imported;
   try {
-    imported = scenarioFromStix(validation.bundle);
+    imported = scenarioFromStix(validation.bundle, validation.warnings);
   } catch (error) {
     if (error instanceof StixImportError) throw refused(error.message);
     throw error;

@@ -13,7 +13,7 @@ const fixture = (name: string): StixBundle =>
 function imported(bundle: StixBundle) {
   const validation = validateStixBundle(bundle);
   if (!validation.ok) throw new Error(validation.problems.join('\n'));
-  const result = scenarioFromStix(validation.bundle);
+  const result = scenarioFromStix(validation.bundle, validation.warnings);
   const check = checkScenario(result.scenario);
   if (!check.ok) throw new Error(JSON.stringify(check.problems));
   return { ...result, definition: check.scenario };
@@ -67,12 +67,25 @@ describe('importing a threat report', () => {
     expect(summary.source).toBe('report');
   });
 
-  it('lists attack patterns without an ATT&CK id as not mapped instead of inventing a technique', () => {
+  it('maps attack patterns that name only CAPEC-163 to the ATT&CK techniques whose entries name it, asked once', () => {
     const { summary, definition } = imported(fixture('poisonivy.json'));
+    const asked = definition.steps.filter((step) => step.mitre_attack);
+    expect(asked.map((step) => step.mitre_attack)).toEqual(['T1566']);
+    expect(asked[0]!.kind === 'extract' && asked[0]!.fields[0]!.accept).toEqual([
+      'T1566',
+      'T1566.001',
+      'T1566.002',
+      'T1566.003',
+    ]);
     expect(summary.notMapped).toContain(
-      'Attack pattern "Spear Phishing Attack Pattern used by menuPass": it names no ATT&CK technique (an external reference from "mitre-attack"), so it became no step.',
+      'Attack pattern "Spear Phishing Attack Pattern used by menuPass": the step for "Spear Phishing Attack Pattern used by admin@338" already asks for T1566, so it is not asked twice.',
     );
-    expect(definition.steps.some((step) => step.mitre_attack)).toBe(false);
+    // A pattern naming neither an ATT&CK id nor a CAPEC id still becomes no step.
+    expect(summary.notMapped).toContainEqual(
+      expect.stringMatching(
+        /^Attack pattern "Strategic Web Compromise Attack Pattern used by th3bug": it names no ATT&CK technique/,
+      ),
+    );
   });
 
   it('asks for indicator values as extract fields keyed from the patterns', () => {
@@ -266,5 +279,262 @@ describe('exporting a scenario as STIX', () => {
       "[domain-name:value = 'evil.example\\'] OR [x:y = \\'1']",
     );
     expect(indicatorPattern('registry-key', 'HKLM\\Run')).toBeUndefined();
+  });
+});
+
+const TLP1 = {
+  GREEN: 'marking-definition--34098fce-860f-48ae-8e50-ebd3cc5e41da',
+  AMBER: 'marking-definition--f88d31f6-486f-44da-b317-01333bde0b82',
+  RED: 'marking-definition--5e57c739-391a-4eb3-b6be-7d15ca92d5ed',
+};
+const TLP2 = {
+  GREEN: 'marking-definition--bab4a63c-aed9-4cf5-a766-dfca5abac2bb',
+  AMBER: 'marking-definition--55d920b0-5e8b-4f79-9ee9-91f868d9b421',
+  RED: 'marking-definition--e828b379-4e03-4974-9ac4-e53a884c97c1',
+};
+
+function indicator(id: string, pattern: string, markings: string[] = []): StixObject {
+  return {
+    type: 'indicator',
+    id: `indicator--${id}`,
+    ...stamp,
+    name: `Indicator ${id.slice(0, 4)}`,
+    pattern,
+    pattern_type: 'stix',
+    valid_from: '2024-01-01T00:00:00Z',
+    ...(markings.length > 0 ? { object_marking_refs: markings } : {}),
+  };
+}
+
+const bundleOf = (objects: StixObject[]): StixBundle => ({
+  type: 'bundle',
+  id: 'bundle--5d0092c5-5f74-4287-9642-33f4c354e56d',
+  objects,
+});
+
+describe('importing MITRE ATT&CK data as MITRE publishes it', () => {
+  const sandworm = 'intrusion-set--381fcf73-60f6-4ab2-9991-6af3cbc35192';
+
+  it('keeps the newest version of an object that appears twice, whichever comes first, and says so', () => {
+    const bundle = fixture('attack-ics-sandworm-team.json');
+    for (const objects of [bundle.objects, [...bundle.objects].reverse()]) {
+      const validation = validateStixBundle({ ...bundle, objects });
+      expect(validation.ok).toBe(true);
+      if (!validation.ok) return;
+      const kept = validation.bundle.objects.filter((object) => object.id === sandworm);
+      expect(kept.map((object) => object.modified)).toEqual(['2024-12-04T21:17:08.593Z']);
+      expect(validation.warnings[0]).toBe(
+        `One object appears more than once (${sandworm}): the newest version of each (latest "modified") was kept and 1 older one left out.`,
+      );
+    }
+  });
+
+  it("makes a draft of one intrusion set cut from ATT&CK for ICS, asking each technique from MITRE's procedure", () => {
+    const { definition, summary } = imported(fixture('attack-ics-sandworm-team.json'));
+    expect(definition.name).toBe('Sandworm Team');
+    const asked = definition.steps.filter((step) => step.id.startsWith('technique-'));
+    expect(asked.map((step) => step.kind === 'extract' && step.fields[0]!.accept)).toEqual([
+      ['T0819'],
+      ['T0807'],
+      ['T0884'],
+    ]);
+    // The procedure from the `uses` relationship, without MITRE's citation markers or Markdown links.
+    expect(asked[0]!.description).toMatch(/^Sandworm Team actors exploited vulnerabilities in GE's Cimplicity HMI/);
+    for (const step of definition.steps) expect(step.description).not.toMatch(/\(Citation:|\]\(https/);
+    // ATT&CK's own technique pages would give the answers away: they are not listed as sources.
+    expect(definition.sources!.map((source) => source.url).join(' ')).not.toContain('attack.mitre.org');
+    expect(summary.kept[0]).toBe(
+      '4 steps: 3 steps asking for an ICS or Mobile technique id as text, the summary step.',
+    );
+    expect(summary.notMapped).toContainEqual(
+      expect.stringMatching(/^Attack pattern "Command-Line Interface": T0807 is an ATT&CK for ICS technique/),
+    );
+  });
+
+  it('reads empty lists and reference addresses with trailing spaces, and skips types it does not read', () => {
+    const bundle = fixture('attack-ics-sandworm-team.json');
+    const group = bundle.objects.find(
+      (object) => object.id === sandworm && object.modified === '2024-12-04T21:17:08.593Z',
+    )!;
+    group.aliases = [];
+    const references = group.external_references as { url?: string }[];
+    references[0]!.url = `${references[0]!.url} `;
+    bundle.objects.push({
+      type: 'x-mitre-collection',
+      id: 'x-mitre-collection--90c00720-636b-4485-b342-8751d232bf09',
+      ...stamp,
+      x_mitre_contents: [],
+    });
+    const validation = validateStixBundle(bundle);
+    expect(validation.ok ? validation.warnings : validation.problems).toEqual([
+      expect.stringMatching(/^One object appears more than once/),
+      '1 x-mitre-collection object: the import does not read this type, so skipped it unchecked.',
+      '1 empty list (which STIX does not allow) read as absent.',
+      '1 reference address read without their surrounding spaces.',
+    ]);
+  });
+
+  it('leaves out revoked and deprecated objects', () => {
+    const bundle = fixture('attack-ics-sandworm-team.json');
+    const retired = bundle.objects.find((object) => object.type === 'attack-pattern')!;
+    retired.revoked = true;
+    const { definition, summary } = imported(bundle);
+    expect(definition.steps.filter((step) => step.id.startsWith('technique-'))).toHaveLength(2);
+    expect(summary.notMapped).toContainEqual(expect.stringMatching(/^1 revoked or deprecated object\(s\)/));
+  });
+});
+
+describe('markings on imported artifacts', () => {
+  it('never drops a marking: each feed carries the strictest TLP of what it holds, TLP 1.0 read as 2.0', () => {
+    const { definition, summary } = imported(
+      bundleOf([
+        indicator('11111111-1111-4111-8111-111111111111', "[ipv4-addr:value = '198.51.100.7']", [TLP1.GREEN]),
+        indicator('22222222-2222-4222-8222-222222222222', "[file:hashes.MD5 = 'd41d8cd98f00b204e9800998ecf8427e']", [
+          TLP2.AMBER,
+        ]),
+        indicator('33333333-3333-4333-8333-333333333333', "[domain-name:value = 'rota-share.example']", [
+          TLP2.GREEN,
+          TLP1.RED,
+        ]),
+      ]),
+    );
+    const feeds = definition.steps[0]!.artifacts!.filter((artifact) => artifact.kind === 'feed');
+    expect(feeds.map((feed) => [feed.tlp, feed.indicators!.map((entry) => entry.value)])).toEqual([
+      ['GREEN', ['198.51.100.7']],
+      ['AMBER', ['d41d8cd98f00b204e9800998ecf8427e']],
+      ['RED', ['rota-share.example']],
+    ]);
+    expect(summary.kept).toContain(
+      'TLP markings kept: 1 GREEN, 1 AMBER, 1 RED (each artifact carries the strictest marking of what it holds).',
+    );
+  });
+
+  it('reads a marking definition by its TLP 2.0 extension when its id is not a published one', () => {
+    const marking: StixObject = {
+      type: 'marking-definition',
+      id: 'marking-definition--4b9c9e53-04a1-4a3e-9a4e-2e2b8e7a1c11',
+      spec_version: '2.1',
+      created: '2024-01-01T00:00:00.000Z',
+      name: 'Our amber',
+      extensions: {
+        'extension-definition--60a3c5c5-0d10-413e-aab3-9e08dde9e88d': {
+          extension_type: 'property-extension',
+          tlp_2_0: 'amber+strict',
+        },
+      },
+    };
+    const { definition } = imported(
+      bundleOf([
+        marking,
+        indicator('11111111-1111-4111-8111-111111111111', "[ipv4-addr:value = '198.51.100.7']", [marking.id]),
+      ]),
+    );
+    expect(definition.steps[0]!.artifacts![0]!.tlp).toBe('AMBER+STRICT');
+  });
+
+  it('writes each marking back on export', () => {
+    const { definition } = imported(
+      bundleOf([
+        indicator('11111111-1111-4111-8111-111111111111', "[ipv4-addr:value = '198.51.100.7']", [TLP1.GREEN]),
+        indicator('22222222-2222-4222-8222-222222222222', "[domain-name:value = 'rota-share.example']", [TLP2.AMBER]),
+      ]),
+    );
+    const exported = stixBundleOf('feed', definition, {
+      scenarioUrl: 'https://tradecraft.example/scenarios/feed',
+      published: new Date('2026-11-01T00:00:00Z'),
+    });
+    const marks = Object.fromEntries(
+      exported.objects
+        .filter((object) => object.type === 'indicator')
+        .map((object) => [object.pattern, object.object_marking_refs]),
+    );
+    expect(marks).toEqual({
+      "[ipv4-addr:value = '198.51.100.7']": [TLP2.GREEN],
+      "[domain-name:value = 'rota-share.example']": [TLP2.AMBER],
+    });
+  });
+});
+
+describe('indicator steps', () => {
+  it('asks each indicator in one step, and a value two indicators share once', () => {
+    const four = (prefix: string) => [1, 2, 3, 4].map((n) => `[ipv4-addr:value = '${prefix}.${n}']`).join(' OR ');
+    const { definition, summary } = imported(
+      bundleOf([
+        indicator('11111111-1111-4111-8111-111111111111', four('198.51.100')),
+        indicator('22222222-2222-4222-8222-222222222222', four('203.0.113')),
+        indicator('33333333-3333-4333-8333-333333333333', "[ipv4-addr:value = '198.51.100.1']"),
+      ]),
+    );
+    const asked = definition.steps
+      .filter((step) => step.id.startsWith('indicators-'))
+      .map((step) => (step.kind === 'extract' ? step.fields.map((field) => field.accept[0]) : []));
+    expect(asked).toEqual([
+      ['198.51.100.1', '198.51.100.2', '198.51.100.3', '198.51.100.4'],
+      ['203.0.113.1', '203.0.113.2', '203.0.113.3', '203.0.113.4'],
+    ]);
+    expect(summary.notMapped).toContain(
+      'Indicator "Indicator 3333": every value it compares is asked with another indicator, so it is not asked again.',
+    );
+  });
+});
+
+describe('hostile bundles', () => {
+  it('stops after 50 problems, one line for each object', () => {
+    const objects = Array.from({ length: 400 }, (_, index) => ({
+      type: 'indicator',
+      id: `indicator--${String(index).padStart(8, '0')}-1111-4111-8111-111111111111`,
+      ...stamp,
+      pattern_type: 'stix',
+    }));
+    const result = validateStixBundle(bundleOf(objects));
+    expect(result.ok ? [] : result.problems).toHaveLength(50);
+    expect(!result.ok && result.problems[0]).toBe(
+      'objects[0] (indicator--00000000-1111-4111-8111-111111111111): (object): missing "pattern"',
+    );
+  });
+
+  it('names a property an anyOf refuses once, not once per branch', () => {
+    const bad = indicator('11111111-1111-4111-8111-111111111111', "[ipv4-addr:value = '198.51.100.7']");
+    bad.external_references = [{ source_name: 'x', url: 'not a url' }];
+    const result = validateStixBundle(bundleOf([bad]));
+    expect(result.ok ? [] : result.problems).toHaveLength(1);
+  });
+
+  it('refuses a bundle of more than 20,000 objects before checking any', () => {
+    const objects = Array.from({ length: 20_001 }, () => ({ type: 'x', id: 'x' }));
+    expect(validateStixBundle(bundleOf(objects as StixObject[]))).toEqual({
+      ok: false,
+      problems: [
+        'The bundle holds 20,001 objects; an import reads at most 20,000. Cut the bundle to the report, intrusion set or flow you want to train on.',
+      ],
+    });
+  });
+
+  it('refuses an object of a million bad values with its first problem', () => {
+    const bad = indicator('11111111-1111-4111-8111-111111111111', "[ipv4-addr:value = '198.51.100.7']");
+    bad.indicator_types = Array.from({ length: 1_000_000 }, () => 7);
+    const result = validateStixBundle(bundleOf([bad]));
+    expect(result.ok ? [] : result.problems).toEqual([
+      'objects[0] (indicator--11111111-1111-4111-8111-111111111111): /indicator_types/0 must be string',
+    ]);
+  });
+
+  it('imports a chain of 10,000 Attack Flow actions without a deep walk, cut to the longest scenario', () => {
+    const uuid = (n: number) => `${String(n).padStart(8, '0')}-0000-4000-8000-000000000000`;
+    const actions = Array.from({ length: 10_000 }, (_, n) =>
+      flowObject('attack-action', uuid(n), {
+        name: `Action ${n}`,
+        technique_id: 'T1059',
+        ...(n < 9_999 ? { effect_refs: [`attack-action--${uuid(n + 1)}`] } : {}),
+      }),
+    );
+    const flow = flowObject('attack-flow', 'aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa', {
+      name: 'Long chain',
+      scope: 'incident',
+      start_refs: [`attack-action--${uuid(0)}`],
+    });
+    const { definition } = imported(bundleOf([flow, ...actions]));
+    expect(definition.steps).toHaveLength(60);
+    expect(definition.steps.slice(0, 2).map((step) => step.id)).toEqual(['action-1', 'action-2']);
   });
 });
