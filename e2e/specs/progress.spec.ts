@@ -278,7 +278,7 @@ test.describe('progress and reporting', () => {
     // A technique in several tactics appears in each of them.
     await expect(page.getByRole('region', { name: 'Collection' }).locator('[data-technique="T1557"]')).toBeVisible();
     await phishing.focus();
-    await expect(page.getByRole('tooltip')).toContainText('2 of 2 answers correct');
+    await expect(page.getByRole('tooltip')).toContainText('2 of 2 first answers right');
     await expectAccessible(page);
 
     const download = page.waitForEvent('download');

@@ -120,11 +120,14 @@ test('a trainee plays a scenario to the end, with a hint, a Retry, right and wro
   await expect(stat('Score')).toContainText('2 / 4');
   await expect(stat('Score')).toContainText('50%');
   await expect(stat('Result')).toContainText('Fail');
-  await expect(stat('Right answers')).toContainText('3');
+  // Right first answers only: the right answer after the Retry is counted apart, never as a right answer.
+  await expect(stat('Right answers')).toContainText('2');
+  await expect(stat('Right answers')).toContainText('1 after Retry not counted');
+  await expect(stat('Missed steps')).toContainText('2');
   await expect(stat('Duration')).toContainText(/\d+ seconds?/);
 
   // The debrief: every technique met, with its right answers (0 included) and the steps missed.
-  const techniques = page.getByRole('region', { name: 'ATT&CK techniques met' }).getByRole('table');
+  const techniques = page.getByRole('region', { name: 'MITRE ATT&CK Score' }).getByRole('table');
   await expect(techniques.getByRole('row')).toHaveCount(4);
   await expect(techniques.locator('tr[data-technique="T1566.001"]')).toHaveText(
     /T1566\.001 Phishing: Spearphishing Attachment\s*0 of 1\s*0\s*A clerk reports a "missed voicemail" email/,
@@ -209,7 +212,7 @@ test('End Simulation asks first, then ends the run at once with its score', asyn
   await expect(page.getByRole('heading', { level: 1, name: 'Simulation Ended' })).toBeVisible();
   // Ending early divides by the best path's length, so it never inflates the percent.
   await expect(page.getByText('Score', { exact: true }).locator('..')).toContainText('1 / 4');
-  await expect(page.getByRole('heading', { name: 'ATT&CK techniques met' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'MITRE ATT&CK Score' })).toBeVisible();
   // The best path shows only as far as the run went while the run can still go on.
   await expect(page.getByRole('list', { name: /The path you took/ }).getByRole('listitem')).toHaveText([
     'A clerk reports a "missed voicemail" email',

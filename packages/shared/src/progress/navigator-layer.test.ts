@@ -28,10 +28,10 @@ describe('buildNavigatorLayer', () => {
     expect(byId['T1566.001']).toEqual({
       techniqueID: 'T1566.001',
       score: 75,
-      comment: '3 of 4 answers correct (75 %)',
+      comment: '3 of 4 first answers right (75 %)',
       enabled: true,
     });
-    expect(byId.T1557).toMatchObject({ score: 0, comment: '0 of 2 answers correct (0 %)' });
+    expect(byId.T1557).toMatchObject({ score: 0, comment: '0 of 2 first answers right (0 %)' });
     expect(byId.T1190).toBeUndefined();
   });
 
@@ -83,6 +83,6 @@ describe('the skill scale', () => {
   it('shares are whole percents, null without answers', () => {
     expect(sharePercent(2, 3)).toBe(67);
     expect(sharePercent(0, 0)).toBeNull();
-    expect(skillComment(1, 1)).toBe('1 of 1 answer correct (100 %)');
+    expect(skillComment(1, 1)).toBe('1 of 1 first answer right (100 %)');
   });
 });

@@ -65,10 +65,10 @@ export interface LayerInput {
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
-/** "3 of 4 answers correct (75 %)". */
+/** "3 of 4 first answers right (75 %)": right first answers over first answers (docs/scoring.md). */
 export function skillComment(correct: number, attempts: number): string {
   const percent = sharePercent(correct, attempts);
-  return `${correct} of ${plural(attempts, 'answer')} correct${percent === null ? '' : ` (${percent} %)`}`;
+  return `${correct} of ${plural(attempts, 'first answer')} right${percent === null ? '' : ` (${percent} %)`}`;
 }
 
 /** Builds the layer; techniques come out sorted by id, parents of scored sub-techniques expanded. */

@@ -152,7 +152,7 @@ export async function skillsLayer(db: Db, viewer: User, query: SkillsScopeQuery)
     : 'all trainees';
   return buildNavigatorLayer({
     name: `Tradecraft skills: ${who}`,
-    description: `Share of Tradecraft answers that were correct per ATT&CK technique, for ${who}. Score = percent correct.`,
+    description: `Share of right first answers per ATT&CK technique in Tradecraft, for ${who}. Score = percent right.`,
     attackVersion: data.attackVersion,
     techniques: data.techniques.map((technique) => ({
       id: technique.id,

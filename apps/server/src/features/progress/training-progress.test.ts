@@ -369,9 +369,9 @@ describe('Training Progress and the skill map', () => {
       const techniques = (layer as { techniques: { techniqueID: string; score?: number; comment: string }[] })
         .techniques;
       expect(techniques).toEqual([
-        { techniqueID: 'T1557', score: 100, comment: '1 of 1 answer correct (100 %)', enabled: true },
+        { techniqueID: 'T1557', score: 100, comment: '1 of 1 first answer right (100 %)', enabled: true },
         { techniqueID: 'T1566', comment: 'Scored on its sub-techniques', enabled: true, showSubtechniques: true },
-        { techniqueID: 'T1566.001', score: 50, comment: '1 of 2 answers correct (50 %)', enabled: true },
+        { techniqueID: 'T1566.001', score: 50, comment: '1 of 2 first answers right (50 %)', enabled: true },
       ]);
       expect((layer as { name: string }).name).toContain(student.user.email);
     });

@@ -1,4 +1,5 @@
 import {
+  formatCredit,
   hasRole,
   skillColor,
   skillComment,
@@ -103,9 +104,9 @@ function ScopePicker({
 
 function Legend() {
   return (
-    <Group gap="sm" wrap="wrap" aria-label="Colour scale: share of answers correct">
+    <Group gap="sm" wrap="wrap" aria-label="Colour scale: share of first answers right">
       <Text size="sm" c="dimmed">
-        Share correct:
+        First answers right:
       </Text>
       <div
         className={classes.scale}
@@ -119,7 +120,7 @@ function Legend() {
 
 function TechniqueCell({ technique }: { technique: TechniqueSkill }) {
   const counts = skillComment(technique.correct, technique.attempts);
-  const tooltip = `${technique.label}: ${counts} · ${skillLevel(technique.sharePercent)}`;
+  const tooltip = `${technique.label}: ${counts} · credit ${formatCredit(technique.credit)} · ${skillLevel(technique.sharePercent)}`;
   const content = (
     <>
       <span className={classes.cellId}>{technique.id}</span>
@@ -128,7 +129,7 @@ function TechniqueCell({ technique }: { technique: TechniqueSkill }) {
         {technique.sharePercent}%
         <VisuallyHidden>
           {' '}
-          correct: {counts}, {skillLevel(technique.sharePercent)}
+          : {counts}, {skillLevel(technique.sharePercent)}
         </VisuallyHidden>
       </span>
     </>
