@@ -16,7 +16,14 @@ import { shownOrder } from '../runs/shuffle';
 import { checkScenarioText, correctIsStrictlyLongest, formatProblem } from './check-scenario';
 import type { ScenarioDefinition, ScenarioStep } from './scenario.schema';
 import { resolveNextStep, type StepOutcome } from './step-flow';
-import { DEFAULT_AUTO_WEIGHT, ESTIMATE_TERMS, RELIABILITY_GRADES, stepSkill, type AchMark } from './step-kinds';
+import {
+  CREDIBILITY_GRADES,
+  DEFAULT_AUTO_WEIGHT,
+  ESTIMATE_TERMS,
+  RELIABILITY_GRADES,
+  stepSkill,
+  type AchMark,
+} from './step-kinds';
 
 /** The built-in library, `content/scenarios/` at the repository root. */
 const BUILTIN_SCENARIOS_DIR = fileURLToPath(new URL('../../../../content/scenarios/', import.meta.url));
@@ -25,6 +32,19 @@ const BUILTIN_SCENARIOS_DIR = fileURLToPath(new URL('../../../../content/scenari
 // build. The two test-wise strategies are played through the real credit rules and step flow.
 
 const PASS_PERCENT = 70;
+/** The share of scored choice steps whose right option may have the most clauses. */
+const LIBRARY_MOST_CLAUSES_SHARE = 0.35;
+/** The mean credit a constant answer may earn on its kind. */
+const CONSTANT_CREDIT_LIMIT = 0.5;
+/** Runs over which a strategy facing the per-run shuffle (rank, ACH) is averaged. */
+const SHUFFLED_RUNS = 400;
+/**
+ * Submitting a rank in the order shown earns 0.5 in expectation (a uniform shuffle); over SHUFFLED_RUNS seeded
+ * runs the mean may stray this far above it by chance.
+ */
+const SAMPLING_TOLERANCE = 0.02;
+/** Library-wide, at least this share of scored steps trains an analyst skill (not `response`). */
+const LIBRARY_ANALYST_SHARE = 0.6;
 const ANALYST_KINDS = ['multi', 'rank', 'estimate', 'grade-source', 'extract', 'ach', 'write'] as const;
 const LIBRARY_LONGEST_SHARE = 0.35;
 const LIBRARY_SHORTEST_SHARE = 0.35;
@@ -105,16 +125,27 @@ function play(scenario: ScenarioDefinition, strategy: Strategy, chance: Chance =
   throw new Error(`${scenario.id}: the run does not finish`);
 }
 
-type LengthPreference = 'longest' | 'shortest';
+type LengthPreference = 'longest' | 'shortest' | 'most-clauses';
 
-/** File indexes from the preferred length down: longest first, or shortest first. */
+/**
+ * The clauses of an option as a test-wise reader counts them: commas, semicolons, "and", "then". The right
+ * option written as the fullest sentence is a tell like the longest one.
+ */
+export const clauseCount = (text: string) => (text.match(/[,;]|\band\b|\bthen\b/gi) ?? []).length + 1;
+
+/** How strongly a preference likes a text: its length, its shortness or its clauses (then its length). */
+const preferenceScore = (text: string, preference: LengthPreference) =>
+  preference === 'longest'
+    ? text.length
+    : preference === 'shortest'
+      ? -text.length
+      : clauseCount(text) * 10_000 + text.length;
+
+/** File indexes from the preferred text down: longest first, shortest first, or most clauses first. */
 const byLength = (texts: readonly string[], preference: LengthPreference) =>
   texts
     .map((text, index) => ({ text, index }))
-    .sort(
-      (a, b) =>
-        (preference === 'longest' ? b.text.length - a.text.length : a.text.length - b.text.length) || a.index - b.index,
-    );
+    .sort((a, b) => preferenceScore(b.text, preference) - preferenceScore(a.text, preference) || a.index - b.index);
 
 const preferredIndex = (texts: readonly string[], preference: LengthPreference) =>
   byLength(texts, preference)[0]?.index ?? 0;
@@ -197,6 +228,7 @@ function lengthStrategy(preference: LengthPreference): Strategy {
 
 const longestStrategy = lengthStrategy('longest');
 const shortestStrategy = lengthStrategy('shortest');
+const mostClausesStrategy = lengthStrategy('most-clauses');
 
 const pickOne = <T>(items: readonly T[], chance: Chance): T => items[chance.index(items.length)] as T;
 
@@ -468,6 +500,10 @@ describe('the built-in library', () => {
         expect(play(scenario, shortestStrategy)).toBeLessThan(PASS_PERCENT);
       });
 
+      it('fails a trainee who always picks the option with the most clauses', () => {
+        expect(play(scenario, mostClausesStrategy)).toBeLessThan(PASS_PERCENT);
+      });
+
       it('fails a trainee who guesses', () => {
         expect(meanRandomPercent(scenario)).toBeLessThan(PASS_PERCENT);
       });
@@ -514,6 +550,92 @@ describe('the built-in library', () => {
       return step.options.every((option, index) => index === step.correct_option || option.text.length > length);
     });
     expect(shortest.length).toBeLessThanOrEqual(LIBRARY_SHORTEST_SHARE * choices.length);
+  });
+
+  it('gives the right option the most clauses in at most 35 % of scored choice steps', () => {
+    const choices = library.flatMap(({ scenario }) => choiceSteps(scenario).filter((step) => step.scored !== false));
+    const picked = choices.filter(
+      (step) =>
+        byLength(
+          step.options.map((option) => option.text),
+          'most-clauses',
+        )[0]?.index === step.correct_option,
+    );
+    expect(picked.length / choices.length).toBeLessThanOrEqual(LIBRARY_MOST_CLAUSES_SHARE);
+  });
+
+  describe('constant answers', () => {
+    const steps = library.flatMap(({ scenario }) => scenario.steps.filter((step) => step.scored !== false));
+    const ofKind = <K extends ScenarioStep['kind']>(kind: K) =>
+      steps.filter((step): step is ScenarioStep & { kind: K } => step.kind === kind);
+    const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+    const seeds = Array.from({ length: SHUFFLED_RUNS }, (_, run) => `constant-${run}`);
+
+    it.each(ESTIMATE_TERMS)('earns at most 0.5 mean credit by always answering %s', (term) => {
+      expect(mean(ofKind('estimate').map((step) => estimateCredit(term, step.accept)))).toBeLessThanOrEqual(
+        CONSTANT_CREDIT_LIMIT,
+      );
+    });
+
+    it('earns at most 0.5 mean credit by always giving one Admiralty code', () => {
+      const grades = ofKind('grade-source');
+      const best = RELIABILITY_GRADES.flatMap((reliability) =>
+        CREDIBILITY_GRADES.map((credibility) => ({
+          code: `${reliability}${credibility}`,
+          credit: mean(grades.map((step) => gradeSourceCredit({ reliability, credibility }, step).credit)),
+        })),
+      ).sort((a, b) => b.credit - a.credit)[0];
+      expect(best?.credit ?? 0, `always ${best?.code}`).toBeLessThanOrEqual(CONSTANT_CREDIT_LIMIT);
+    });
+
+    it('uses reliability A and credibility 6 in some grade-source key', () => {
+      const grades = ofKind('grade-source');
+      expect(grades.some((step) => step.reliability === 'A')).toBe(true);
+      expect(grades.some((step) => step.credibility === 6)).toBe(true);
+    });
+
+    it('earns at most 0.5 mean credit by selecting every option of a multi step', () => {
+      const credits = ofKind('multi').map(
+        (step) =>
+          multiCredit(
+            step.options.map((option) => option.correct === true),
+            step.options.map((_option, index) => index),
+          ).credit,
+      );
+      expect(mean(credits)).toBeLessThanOrEqual(CONSTANT_CREDIT_LIMIT);
+    });
+
+    it('earns at most 0.5 mean credit by submitting a rank in the order shown', () => {
+      const credits = ofKind('rank').flatMap((step) =>
+        seeds.map((seed) => rankCredit(shownOrder(seed, step.id, step.options.length)).credit),
+      );
+      expect(mean(credits)).toBeLessThanOrEqual(CONSTANT_CREDIT_LIMIT + SAMPLING_TOLERANCE);
+    });
+
+    it.each<AchMark>(['C', 'I', 'N'])(
+      'earns at most 0.5 mean credit by picking the first hypothesis shown and marking every cell %s',
+      (mark) => {
+        const credits = ofKind('ach').flatMap((step) =>
+          seeds.map(
+            (seed) =>
+              achCredit(
+                { marks: step.evidence.map((row) => row.marks), best: step.best },
+                {
+                  marks: step.evidence.map((row) => row.marks.map(() => mark)),
+                  best: shownOrder(seed, step.id, step.hypotheses.length)[0] ?? 0,
+                },
+              ).credit,
+          ),
+        );
+        expect(mean(credits)).toBeLessThanOrEqual(CONSTANT_CREDIT_LIMIT);
+      },
+    );
+  });
+
+  it('trains analyst skills in at least 60 % of the scored steps across the library', () => {
+    const scored = library.flatMap(({ scenario }) => scenario.steps.filter((step) => step.scored !== false));
+    const analyst = scored.filter((step) => stepSkill(step) !== 'response');
+    expect(analyst.length / scored.length).toBeGreaterThanOrEqual(LIBRARY_ANALYST_SHARE);
   });
 
   it.each(ANALYST_KINDS)('uses the %s kind in at least three scenarios', (kind) => {
