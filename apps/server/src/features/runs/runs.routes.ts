@@ -68,7 +68,7 @@ export const runsRoutes: FastifyPluginAsyncZod<{ db: Db; runStartsPerMinute: num
       },
     },
     async (request, reply) => {
-      const started = await startRun(db, currentUser(request), request.body, startLimit);
+      const started = await startRun(db, currentUser(request), request.body, startLimit, app.runJournal);
       return reply.status(started.resumed ? 200 : 201).send(started);
     },
   );
@@ -89,7 +89,7 @@ export const runsRoutes: FastifyPluginAsyncZod<{ db: Db; runStartsPerMinute: num
         response: { 200: runResponseSchema, ...errorResponses(404, 409, 410) },
       },
     },
-    async (request) => ({ run: await resumeRun(db, currentUser(request), request.params.id) }),
+    async (request) => ({ run: await resumeRun(db, currentUser(request), request.params.id, app.runJournal) }),
   );
 
   app.post(
@@ -187,7 +187,7 @@ export const runsRoutes: FastifyPluginAsyncZod<{ db: Db; runStartsPerMinute: num
         response: { 200: answerResultSchema, ...errorResponses(404, 409, 410) },
       },
     },
-    async (request) => answerStep(db, currentUser(request), request.params.id, request.body),
+    async (request) => answerStep(db, currentUser(request), request.params.id, request.body, app.runJournal),
   );
 
   app.post(
@@ -227,7 +227,7 @@ export const runsRoutes: FastifyPluginAsyncZod<{ db: Db; runStartsPerMinute: num
     },
     async (request) => {
       const user = currentUser(request);
-      const run = await moveOn(db, user, request.params.id);
+      const run = await moveOn(db, user, request.params.id, app.runJournal);
       if (run.status !== 'in_progress') await settled(user.id, run);
       return { run };
     },
@@ -249,7 +249,7 @@ export const runsRoutes: FastifyPluginAsyncZod<{ db: Db; runStartsPerMinute: num
     },
     async (request) => {
       const user = currentUser(request);
-      const run = await endRun(db, user, request.params.id);
+      const run = await endRun(db, user, request.params.id, app.runJournal);
       await settled(user.id, run);
       return { run };
     },

@@ -41,8 +41,10 @@ import type { Run, User } from '../../db/schema';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../errors';
 import { isUniqueViolation } from '../../db/errors';
 import { consumeRateLimit, MINUTE, type RateLimit } from '../auth/rate-limit';
+import type { RunJournal } from '../../plugins/run-journal';
 import { insertNotifications, notifyRecipients, REVIEW_PENDING_KIND } from '../notifications/notifications.service';
 import { listAdminIds } from '../users/users.service';
+import { answeredEntry, finishedEntry, journalled, journalRunOf } from './journal-entries';
 import {
   countsForCredit,
   decisionSkill,
@@ -527,7 +529,13 @@ export const runStartsLimit = (perMinute: number): RateLimit => ({
  * in progress where it stopped); with `startOver` the run in progress is ended (it stays in history) and a new
  * one starts. A unique index keeps one run in progress per trainee and scenario when two starts race.
  */
-async function startRunOn(db: Db, user: User, input: StartRunInput, limit: RateLimit): Promise<StartRunResponse> {
+async function startRunOn(
+  db: Db,
+  user: User,
+  input: StartRunInput,
+  limit: RateLimit,
+  journal: RunJournal | undefined,
+): Promise<StartRunResponse> {
   // A new run starts on the current published version and keeps it to the end, whatever is published later.
   const scenario = await loadScenario(db, input.scenarioId, null);
   if (!scenario || scenario.deleted || scenario.versionId === null) throw notFound(RUN_MESSAGES.scenarioNotFound);
@@ -535,7 +543,7 @@ async function startRunOn(db: Db, user: User, input: StartRunInput, limit: RateL
   if (!input.startOver) {
     const latest = await findLatestRunOf(db, of);
     if (latest && latest.status !== 'completed') {
-      const continued = latest.status === 'ended' ? await reopenEnded(db, latest) : latest;
+      const continued = latest.status === 'ended' ? await reopenEnded(db, latest, user, journal) : latest;
       return { run: await loadRunState(db, continued, user), resumed: true };
     }
   }
@@ -571,9 +579,13 @@ async function startRunOn(db: Db, user: User, input: StartRunInput, limit: RateL
     await withTransaction(db, async (trx) => {
       if (input.startOver) {
         const old = await findRunInProgressOf(trx, of);
-        if (old) await endInProgress(trx, old, now);
+        if (old) {
+          const ended = await endInProgress(trx, old, now);
+          if (journal?.active) await journal.record(trx, { kind: 'ended', run: journalRunOf(ended, user), at: now });
+        }
       }
       await insertRun(trx, run);
+      if (journal?.active) await journal.record(trx, { kind: 'started', run: journalRunOf(run, user), at: now });
     });
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
@@ -598,9 +610,14 @@ async function endInProgress(db: DbOrTrx, run: Run, at: string): Promise<Run> {
 }
 
 /** Puts the trainee's latest, ended run back in progress where it stopped. */
-async function reopenEnded(db: DbOrTrx, run: Run): Promise<Run> {
+async function reopenEnded(db: Db, run: Run, user: User, journal: RunJournal | undefined): Promise<Run> {
   try {
-    const reopened = await reopenRun(db, { runId: run.id, at: nowIso() });
+    const reopened = await journalled(
+      db,
+      journal,
+      (trx) => reopenRun(trx, { runId: run.id, at: nowIso() }),
+      (row) => row && { kind: 'resumed', run: journalRunOf(row, user), at: row.updated_at },
+    );
     if (reopened) return reopened;
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
@@ -616,7 +633,7 @@ async function reopenEnded(db: DbOrTrx, run: Run): Promise<Run> {
  * Resume: continues an unfinished run at the step where it stopped. An ended run goes back in progress while it
  * is the latest run of its scenario and the scenario still exists; a completed one cannot be resumed.
  */
-async function resumeRunOn(db: Db, user: User, id: string): Promise<RunState> {
+async function resumeRunOn(db: Db, user: User, id: string, journal: RunJournal | undefined): Promise<RunState> {
   const found = await readableRun(db, user, id);
   const { run } = found;
   if (run.user_id !== user.id) throw forbidden(RUN_MESSAGES.notOwner);
@@ -625,7 +642,7 @@ async function resumeRunOn(db: Db, user: User, id: string): Promise<RunState> {
   if (run.status === 'in_progress') return loadRunState(db, run, user);
   const latest = await findLatestRunOf(db, { userId: run.user_id, scenarioId: run.scenario_id });
   if (latest?.id !== run.id) throw conflict(RUN_MESSAGES.newerRunExists);
-  return loadRunState(db, await reopenEnded(db, run), user);
+  return loadRunState(db, await reopenEnded(db, run, user, journal), user);
 }
 
 /** Practice starts one trainee may make per minute: each writes a row. */
@@ -734,7 +751,13 @@ async function getRunOn(db: Db, viewer: User, id: string): Promise<RunState> {
  * first submission only, charged for a hint opened before it), the revealed key and the feedback; the decision,
  * the score and any review are written in one transaction, and only one answer per step is taken.
  */
-async function answerStepOn(db: Db, user: User, id: string, input: AnswerInput): Promise<AnswerResult> {
+async function answerStepOn(
+  db: Db,
+  user: User,
+  id: string,
+  input: AnswerInput,
+  journal: RunJournal | undefined,
+): Promise<AnswerResult> {
   const found = await playableRun(db, user, id);
   const { run } = found;
   const scenario = await liveScenario(db, found);
@@ -812,12 +835,16 @@ async function answerStepOn(db: Db, user: User, id: string, input: AnswerInput):
         link: '/admin/reviews',
       });
     }
+    if (firstSubmission && journal?.active) {
+      const facts = { at, hintUsed: run.hint_opened === 1, timeMs: input.timeMs, awaitingReview: pendingReview };
+      await journal.record(trx, answeredEntry(run, user, step, graded, facts));
+    }
     return { answered: claimed, decisions: [...earlier, decision] };
   });
 
-  // The run as this answer left it, drawn with the scenario and decisions already loaded above.
   // After the commit: every admin's bell fetches the new notification about the answer to grade.
   if (reviewers.length > 0) await notifyRecipients(db, reviewers);
+  // The run as this answer left it, drawn with the scenario and decisions already loaded above.
   const state = describeRun(answered, decisions, scenario, user, 'play');
   const shown = state.answer;
   if (!shown) throw conflict(RUN_MESSAGES.scenarioChanged);
@@ -857,7 +884,7 @@ async function openHintOn(db: Db, user: User, id: string, stepId: string): Promi
  * Moves on after an answer by the shared step-flow rule: to the named or following step (or a kind's `below`
  * consequence), back to the same step for a Retry, or past the last step to completion.
  */
-async function moveOnOn(db: Db, user: User, id: string): Promise<RunState> {
+async function moveOnOn(db: Db, user: User, id: string, journal: RunJournal | undefined): Promise<RunState> {
   const found = await playableRun(db, user, id);
   const { run } = found;
   const scenario = await liveScenario(db, found);
@@ -868,18 +895,25 @@ async function moveOnOn(db: Db, user: User, id: string): Promise<RunState> {
     throw conflict(RUN_MESSAGES.scenarioChanged);
 
   const next = nextFrom(steps, step, run);
-  const moved = await moveRunReturningRun(db, {
-    runId: run.id,
-    fromStepId: step.id,
-    optionIndex: run.last_option_index,
-    to: next,
-    percentBase: runPercentBase({
-      status: 'completed',
-      playedSteps: run.played_steps,
-      bestPathSteps: run.best_path_steps,
-    }),
-    at: nowIso(),
-  });
+  const lastOptionIndex = run.last_option_index;
+  const moved = await journalled(
+    db,
+    journal,
+    (trx) =>
+      moveRunReturningRun(trx, {
+        runId: run.id,
+        fromStepId: step.id,
+        optionIndex: lastOptionIndex,
+        to: next,
+        percentBase: runPercentBase({
+          status: 'completed',
+          playedSteps: run.played_steps,
+          bestPathSteps: run.best_path_steps,
+        }),
+        at: nowIso(),
+      }),
+    (row) => row && finishedEntry(row, user),
+  );
   if (!moved) throw conflict(await lostRaceMessage(db, run.id, RUN_MESSAGES.notAnswered));
   // A run still in progress is drawn for play (the new step not yet answered); a finished one needs every result.
   const decisions = await (moved.status === 'in_progress' ? listPlayDecisions : listDecisions)(db, run.id);
@@ -887,15 +921,25 @@ async function moveOnOn(db: Db, user: User, id: string): Promise<RunState> {
 }
 
 /** End Simulation: finishes at once with status ended; the score so far stays, over at least the best path. */
-async function endRunOn(db: Db, user: User, id: string): Promise<RunState> {
+async function endRunOn(db: Db, user: User, id: string, journal: RunJournal | undefined): Promise<RunState> {
   const found = await playableRun(db, user, id);
   const { run } = found;
-  const ended = await endRunRow(db, {
-    runId: run.id,
-    playedSteps: run.played_steps,
-    percentBase: runPercentBase({ status: 'ended', playedSteps: run.played_steps, bestPathSteps: run.best_path_steps }),
-    at: nowIso(),
-  });
+  const ended = await journalled(
+    db,
+    journal,
+    (trx) =>
+      endRunRow(trx, {
+        runId: run.id,
+        playedSteps: run.played_steps,
+        percentBase: runPercentBase({
+          status: 'ended',
+          playedSteps: run.played_steps,
+          bestPathSteps: run.best_path_steps,
+        }),
+        at: nowIso(),
+      }),
+    (row) => row && finishedEntry(row, user),
+  );
   if (!ended) throw conflict(await lostRaceMessage(db, run.id, RUN_MESSAGES.alreadyAnswered));
   const [decisions, scenario, finished] = await Promise.all([
     listDecisions(db, run.id),
@@ -909,11 +953,18 @@ async function endRunOn(db: Db, user: User, id: string): Promise<RunState> {
 // connection per process) a request then finishes before the next one starts, instead of every request in
 // flight taking turns query by query: under load the slowest answers come back sooner (bench/, answer path).
 // On PostgreSQL it takes one pool connection per request instead of one per query.
-export const startRun = (db: Db, user: User, input: StartRunInput, limit: RateLimit): Promise<StartRunResponse> =>
-  withConnection(db, (connection) => startRunOn(connection, user, input, limit));
+// `journal` is the app's run journal (plugins/run-journal.ts): what starts, answers, completes or ends a run also
+// writes its entry in the same transaction when a feature listens (xAPI).
+export const startRun = (
+  db: Db,
+  user: User,
+  input: StartRunInput,
+  limit: RateLimit,
+  journal?: RunJournal,
+): Promise<StartRunResponse> => withConnection(db, (connection) => startRunOn(connection, user, input, limit, journal));
 
-export const resumeRun = (db: Db, user: User, id: string): Promise<RunState> =>
-  withConnection(db, (connection) => resumeRunOn(connection, user, id));
+export const resumeRun = (db: Db, user: User, id: string, journal?: RunJournal): Promise<RunState> =>
+  withConnection(db, (connection) => resumeRunOn(connection, user, id, journal));
 
 export const startPractice = (db: Db, user: User, runId: string, stepId: string, limit: RateLimit) =>
   withConnection(db, (connection) => startPracticeOn(connection, user, runId, stepId, limit));
@@ -928,14 +979,19 @@ export const answerPracticeStep = (
 export const getRun = (db: Db, viewer: User, id: string): Promise<RunState> =>
   withConnection(db, (connection) => getRunOn(connection, viewer, id));
 
-export const answerStep = (db: Db, user: User, id: string, input: AnswerInput): Promise<AnswerResult> =>
-  withConnection(db, (connection) => answerStepOn(connection, user, id, input));
+export const answerStep = (
+  db: Db,
+  user: User,
+  id: string,
+  input: AnswerInput,
+  journal?: RunJournal,
+): Promise<AnswerResult> => withConnection(db, (connection) => answerStepOn(connection, user, id, input, journal));
 
 export const openStepHint = (db: Db, user: User, id: string, stepId: string): Promise<HintResult> =>
   withConnection(db, (connection) => openHintOn(connection, user, id, stepId));
 
-export const moveOn = (db: Db, user: User, id: string): Promise<RunState> =>
-  withConnection(db, (connection) => moveOnOn(connection, user, id));
+export const moveOn = (db: Db, user: User, id: string, journal?: RunJournal): Promise<RunState> =>
+  withConnection(db, (connection) => moveOnOn(connection, user, id, journal));
 
-export const endRun = (db: Db, user: User, id: string): Promise<RunState> =>
-  withConnection(db, (connection) => endRunOn(connection, user, id));
+export const endRun = (db: Db, user: User, id: string, journal?: RunJournal): Promise<RunState> =>
+  withConnection(db, (connection) => endRunOn(connection, user, id, journal));
