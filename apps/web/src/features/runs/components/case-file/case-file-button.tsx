@@ -40,7 +40,7 @@ export function CaseFileButton({ runId }: { runId: string }) {
     <>
       <Button
         ref={buttonRef}
-        variant="default"
+        variant={opened ? 'light' : 'default'}
         leftSection={<IconFolderOpen size={18} aria-hidden />}
         aria-expanded={opened}
         onClick={toggle}

@@ -22,7 +22,7 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { IconAlertCircle, IconNotebook, IconPin, IconPinFilled, IconPinnedOff, IconSearch } from '@tabler/icons-react';
+import { IconAlertCircle, IconPin, IconPinFilled, IconPinnedOff, IconSearch } from '@tabler/icons-react';
 import { useDeferredValue, useId, useMemo, useState } from 'react';
 import { AdmiraltyBadge, TlpBanner } from '../../../../ui/player/artifacts/intel-markings';
 import { useCaseFile } from '../../api/get-case-file';
@@ -104,12 +104,8 @@ export default function CaseFilePanel({
     <Tabs value={tab} onChange={(value) => onTabChange((value ?? 'artifacts') as CaseFileTab)} keepMounted>
       <Tabs.List grow>
         <Tabs.Tab value="artifacts">Artifacts</Tabs.Tab>
-        <Tabs.Tab value="board" leftSection={<IconPinFilled size={14} aria-hidden />}>
-          Pinned ({file.pins.length})
-        </Tabs.Tab>
-        <Tabs.Tab value="notes" leftSection={<IconNotebook size={14} aria-hidden />}>
-          Notebook
-        </Tabs.Tab>
+        <Tabs.Tab value="board">Pinned ({file.pins.length})</Tabs.Tab>
+        <Tabs.Tab value="notes">Notebook</Tabs.Tab>
       </Tabs.List>
       <Tabs.Panel value="artifacts" pt="md">
         <ArtifactsByStep runId={runId} file={file} />
