@@ -310,7 +310,12 @@ function meanRandomPercent(scenario: ScenarioDefinition): number {
 
 // --- indicators ------------------------------------------------------------------------------------
 
-/** Real names a scenario may show: the well-known services its reports name, never as attacker infrastructure. */
+/**
+ * Real names a scenario may show: the well-known services its reports name, never as attacker infrastructure.
+ * The name itself (and its www. host) is allowed; a host under it only when listed in REAL_HOSTS_ALLOWED, so an
+ * invented tenant under a real provider (`acme.okta.com`, `acme-prod.snowflakecomputing.com`) is refused: it
+ * may be someone's real tenant.
+ */
 const REAL_SERVICES_ALLOWED = [
   'snowflakecomputing.com',
   'snowflake.com',
@@ -343,6 +348,23 @@ const REAL_SERVICES_ALLOWED = [
   'ic3.gov',
   'ncsc.gov.uk',
 ] as const;
+
+/** Real hosts of the services above that the library names as they are (service endpoints, not tenants). */
+const REAL_HOSTS_ALLOWED = [
+  'login.microsoftonline.com',
+  'graph.microsoft.com',
+  'ctldl.windowsupdate.com',
+  'msrc.microsoft.com',
+  'sec.okta.com',
+  'blog.cloudflare.com',
+  'community.progress.com',
+  'cloud.google.com',
+] as const;
+
+/** A real service name, its www. host, or a listed real host of it. */
+const isAllowedRealName = (domain: string) =>
+  REAL_SERVICES_ALLOWED.some((service) => domain === service || domain === `www.${service}`) ||
+  (REAL_HOSTS_ALLOWED as readonly string[]).includes(domain);
 
 const RESERVED_DOMAIN =
   /(^|\.)(example|test|invalid|localhost|local|internal|lan|corp|home\.arpa)$|(^|\.)example\.(com|net|org)$/;
@@ -383,8 +405,7 @@ function unreservedIndicators(rawText: string): string[] {
   const found: string[] = [];
   for (const match of text.matchAll(DOMAIN_IN_TEXT)) {
     const domain = (match[1] ?? '').toLowerCase().replace(/\.$/, '');
-    const allowed = REAL_SERVICES_ALLOWED.some((service) => domain === service || domain.endsWith(`.${service}`));
-    if (!allowed && !RESERVED_DOMAIN.test(domain)) found.push(domain);
+    if (!isAllowedRealName(domain) && !RESERVED_DOMAIN.test(domain)) found.push(domain);
   }
   for (const match of text.matchAll(IPV4_IN_TEXT)) {
     const octets = match.slice(1, 5).map(Number);
@@ -677,7 +698,13 @@ describe('the indicator check', () => {
       '8.8.8.8',
       '2606:4700::1111',
     ]);
-    expect(unreservedIndicators('hxxps://mly-prod.snowflakecomputing[.]com 2001:db8::5 10:02:11')).toEqual([]);
+    expect(unreservedIndicators('hxxps://login.microsoftonline[.]com 2001:db8::5 10:02:11 okta.com')).toEqual([]);
+  });
+
+  it('refuses an invented tenant under a real provider, which may be somebody real', () => {
+    expect(
+      unreservedIndicators('hxxps://mly-prod.snowflakecomputing[.]com and larchmont.okta.com, not tenant.okta.example'),
+    ).toEqual(['mly-prod.snowflakecomputing.com', 'larchmont.okta.com']);
   });
 
   it('plays the longest strategy through a Retry to the end', () => {
