@@ -15,6 +15,9 @@ import { readUploadWithinLimit } from '../files/read-upload';
 import { displayFilename } from '../scenarios/scenarios.service';
 import { exportStixBundle, importStixBundle } from './interop.service';
 
+/** The media type STIX 2.1 registers for its JSON serialisation. */
+const STIX_MEDIA_TYPE = 'application/stix+json;version=2.1';
+
 /** STIX 2.1 and Attack Flow in and out of the scenario library (docs/interoperability.md). */
 export const interopRoutes: FastifyPluginAsyncZod<{ db: Db; publicOrigin: string }> = async (
   app,
@@ -74,7 +77,7 @@ export const interopRoutes: FastifyPluginAsyncZod<{ db: Db; publicOrigin: string
         querystring: stixExportQuerySchema,
         response: {
           200: fileResponse({
-            mediaType: 'application/json',
+            mediaType: STIX_MEDIA_TYPE,
             description: 'The STIX 2.1 bundle, downloaded as `<id>-v<number>.stix.json`.',
             schema: z.object({
               type: z.literal('bundle'),
@@ -95,6 +98,7 @@ export const interopRoutes: FastifyPluginAsyncZod<{ db: Db; publicOrigin: string
         request.query.version,
       );
       return reply
+        .type(STIX_MEDIA_TYPE)
         .header('content-disposition', `attachment; filename="${filename}"`)
         .header('cache-control', 'no-store')
         .send(bundle);

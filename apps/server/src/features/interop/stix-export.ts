@@ -4,7 +4,7 @@
 // the scenario and the object, so exporting the same version twice gives the same bundle.
 import { createHash } from 'node:crypto';
 import { findTechnique, techniqueRef } from '@tradecraft/shared/attack';
-import type { ScenarioDefinition, TlpLabel } from '@tradecraft/shared';
+import { refang, type ScenarioDefinition, type TlpLabel } from '@tradecraft/shared';
 import type { StixBundle, StixObject } from './stix-validation.js';
 
 // TLP 2.0 marking definitions as FIRST publishes them for STIX 2.1 (the TLP 2.0 extension).
@@ -32,8 +32,13 @@ function uuidV5(name: string): string {
 
 const HASH_NAMES: Record<number, string> = { 32: 'MD5', 40: 'SHA-1', 64: 'SHA-256', 128: 'SHA-512' };
 
-/** The STIX pattern of an artifact's indicator, when its type is one STIX can express. */
-export function indicatorPattern(type: string, value: string): string | undefined {
+/**
+ * The STIX pattern of an artifact's indicator, when its type is one STIX can express. The value is refanged
+ * first (`rota-share[.]example` is written `rota-share.example`): a platform matches patterns against real
+ * observables, so a defanged value would match nothing.
+ */
+export function indicatorPattern(type: string, rawValue: string): string | undefined {
+  const value = refang(rawValue.trim());
   const quoted = value.replace(/\\/g, '\\\\').replace(/'/g, "\\'");
   const kind = type.trim().toLowerCase();
   if (['ip', 'ipv4', 'ip-address'].includes(kind)) {
@@ -48,6 +53,15 @@ export function indicatorPattern(type: string, value: string): string | undefine
     (kind === 'hash' && /^[0-9a-f]+$/i.test(value) ? HASH_NAMES[value.length] : undefined);
   if (hashName) return `[file:hashes.'${hashName}' = '${quoted}']`;
   return undefined;
+}
+
+/** A source's short name, as STIX's `source_name` wants: the site it is published on (`cisa.gov`). */
+function sourceName(url: string): string {
+  try {
+    return new URL(url).hostname.replace(/^www\./, '') || url;
+  } catch {
+    return url;
+  }
 }
 
 export interface StixExportOptions {
@@ -148,7 +162,11 @@ export function stixBundleOf(
     object_refs: content.length > 0 ? content.map((object) => object.id) : [identity.id],
     external_references: [
       { source_name: 'tradecraft', external_id: scenarioId, url: options.scenarioUrl },
-      ...(definition.sources ?? []).map((source) => ({ source_name: source.title, url: source.url })),
+      ...(definition.sources ?? []).map((source) => ({
+        source_name: sourceName(source.url),
+        description: source.title,
+        url: source.url,
+      })),
     ],
     ...markingRefs(strictest),
   };

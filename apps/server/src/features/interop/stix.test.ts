@@ -2,6 +2,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { bestPath, checkScenario, checkScenarioText, type ScenarioDefinition } from '@tradecraft/shared';
 import { describe, expect, it } from 'vitest';
+import { comparisonsOf, parseStixPattern } from '../../../../../test-support/stix-pattern.js';
 import { PROJECT_ROOT } from '../../paths.js';
 import { indicatorPattern, stixBundleOf } from './stix-export.js';
 import { patternValues, scenarioFromStix, StixImportError } from './stix-import.js';
@@ -275,10 +276,58 @@ describe('exporting a scenario as STIX', () => {
   });
 
   it('quotes values so a pattern cannot be broken out of', () => {
-    expect(indicatorPattern('domain', "evil.example'] OR [x:y = '1")).toBe(
-      "[domain-name:value = 'evil.example\\'] OR [x:y = \\'1']",
-    );
+    const hostile = "evil.example'] OR [x:y = '1";
+    const pattern = indicatorPattern('domain', hostile)!;
+    expect(pattern).toBe("[domain-name:value = 'evil.example\\'] OR [x:y = \\'1']");
+    // The grammar reads one comparison whose value is the whole hostile text.
+    expect(comparisonsOf(parseStixPattern(pattern)).map((test) => test.value)).toEqual([
+      { type: 'string', value: hostile },
+    ]);
     expect(indicatorPattern('registry-key', 'HKLM\\Run')).toBeUndefined();
+  });
+
+  it('writes defanged values refanged, as a platform matches them', () => {
+    expect(indicatorPattern('domain', 'rota-share[.]example')).toBe("[domain-name:value = 'rota-share.example']");
+    expect(indicatorPattern('url', 'hxxps://rota-share[.]example/login')).toBe(
+      "[url:value = 'https://rota-share.example/login']",
+    );
+    expect(indicatorPattern('ip', '198.51.100[.]7')).toBe("[ipv4-addr:value = '198.51.100.7']");
+    expect(indicatorPattern('email', 'billing[@]rota-share[.]example')).toBe(
+      "[email-addr:value = 'billing@rota-share.example']",
+    );
+  });
+
+  it('writes patterns every built-in scenario exports in the STIX 2.1 pattern grammar, with refanged values', () => {
+    const folder = join(PROJECT_ROOT, 'content', 'scenarios');
+    const patterns: string[] = [];
+    for (const file of readdirSync(folder).filter((name) => name.endsWith('.yaml'))) {
+      const check = checkScenarioText(readFileSync(join(folder, file), 'utf8'), { origin: 'builtin' });
+      if (!check.ok) throw new Error(`${file} fails the checker`);
+      const bundle = stixBundleOf(check.scenario.id!, check.scenario, options);
+      for (const object of bundle.objects.filter((candidate) => candidate.type === 'indicator')) {
+        patterns.push(String(object.pattern));
+        const tests = comparisonsOf(parseStixPattern(String(object.pattern)));
+        expect(tests.length, `${file}: ${String(object.pattern)}`).toBeGreaterThan(0);
+        for (const test of tests) {
+          expect(String((test.value as { value: unknown }).value), file).not.toMatch(/\[\.\]|\(\.\)|hxxp|\[@\]|\[:\]/i);
+        }
+      }
+    }
+    // The library writes rota-share[.]example defanged; the export writes what a platform can match.
+    expect(patterns).toContain("[domain-name:value = 'rota-share.example']");
+  });
+
+  it("names each source by its site's short name, keeping the title as the description", () => {
+    const definition = imported(fixture('attack-flow-example.json')).definition;
+    definition.sources = [
+      { title: 'CISA advisory AA24-038A on PRC actors', url: 'https://www.cisa.gov/news/aa24-038a' },
+    ];
+    const report = stixBundleOf('flow', definition, options).objects.find((object) => object.type === 'report')!;
+    expect(report.external_references).toContainEqual({
+      source_name: 'cisa.gov',
+      description: 'CISA advisory AA24-038A on PRC actors',
+      url: 'https://www.cisa.gov/news/aa24-038a',
+    });
   });
 });
 
