@@ -209,6 +209,8 @@ export async function createTestApp(
       failed_attempts: 0,
       locked_until: null,
       must_change_password: 0,
+      second_step_failures: 0,
+      second_step_failed_at: null,
       photo_file_id: null,
       created_at: now,
       updated_at: now,

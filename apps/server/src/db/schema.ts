@@ -20,6 +20,10 @@ export interface UsersTable {
   updated_at: string;
   /** 1 while the account's password is the one printed at first start: it may only choose a new one. */
   must_change_password: ColumnType<number, number | undefined, number>;
+  /** Wrong second steps since the last completed sign-in (docs/security.md); only a completed sign-in resets it. */
+  second_step_failures: ColumnType<number, number | undefined, number>;
+  /** When the last wrong second step was given (its backoff runs from here). */
+  second_step_failed_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface SessionsTable {
@@ -32,6 +36,8 @@ export interface SessionsTable {
   user_agent: string | null;
   /** 1 until the person enrols the second factor the platform requires (such a session may only enrol). */
   second_factor_due: ColumnType<number, number | undefined, number>;
+  /** When the person last proved who they are in this session (password or second factor); null: not yet. */
+  authenticated_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface SettingsTable {

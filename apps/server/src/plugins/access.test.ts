@@ -23,6 +23,7 @@ const EXPECTED: Record<string, Access> = {
   'POST /api/tokens': 'admin',
   'DELETE /api/tokens/:id': 'admin',
   'POST /api/auth/password': 'signedIn',
+  'POST /api/auth/reauthenticate': 'signedIn',
   'POST /api/auth/login/code': 'public',
   'POST /api/auth/login/passkey-options': 'public',
   'POST /api/auth/login/passkey': 'public',

@@ -1,3 +1,4 @@
+import { REAUTHENTICATION_MESSAGES, REAUTHENTICATION_REQUIRED, REAUTHENTICATION_WINDOW_MS } from '@tradecraft/shared';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database';
 import type { User } from '../db/schema';
@@ -26,6 +27,14 @@ declare module 'fastify' {
     api?: boolean;
     /** false: an API token may not call this route (token management itself); a browser session must. */
     apiTokens?: false;
+    /**
+     * An account-security route (second factors, recovery codes, passkeys, password, sessions): API tokens are
+     * refused, and 'change' also needs the person to have given their password or a second factor in this session
+     * within REAUTHENTICATION_WINDOW_MS (docs/security.md).
+     */
+    accountSecurity?: 'read' | 'change';
+    /** A public route that answers for the bearer of an API token too (GET /api/auth/me). */
+    readsApiToken?: true;
   }
   interface FastifyInstance {
     /** Every /api route with the access it declared (the authorization matrix test walks it). */
@@ -39,6 +48,8 @@ declare module 'fastify' {
     secondFactorDue: boolean;
     /** The API token the request came with (`Authorization: Bearer`), when it did. */
     apiToken: LoadedApiToken['token'] | null;
+    /** When the session's person last gave their password or a second factor (ISO); null for none or a token. */
+    authenticatedAt: string | null;
   }
 }
 
@@ -69,7 +80,21 @@ export const API_TOKEN_MESSAGES = {
   invalid: 'The API token is unknown, revoked or expired.',
   readOnly: 'This API token is read-only: it may only read (GET).',
   notHere: 'API tokens cannot manage API tokens: sign in with your account to do that.',
+  accountSecurity:
+    'API tokens cannot read or change account security (second factors, recovery codes, passkeys, password, ' +
+    'sessions): sign in with your account to do that.',
+  roleGrant: 'API tokens cannot grant or change roles: sign in with your account to do that.',
 } as const;
+
+/** Refuses the request when it came with an API token (a route's own rule, such as granting a role). */
+export function refuseApiToken(request: FastifyRequest, message: string): void {
+  if (request.apiToken) throw forbidden(message);
+}
+
+/** True when the session's person gave their password or a second factor within the re-authentication window. */
+export function recentlyAuthenticated(authenticatedAt: string | null, now = Date.now()): boolean {
+  return authenticatedAt !== null && now - Date.parse(authenticatedAt) <= REAUTHENTICATION_WINDOW_MS;
+}
 
 function bearerOf(request: FastifyRequest): string | undefined {
   const header = request.headers.authorization;
@@ -84,6 +109,7 @@ export function registerAccess(app: FastifyInstance, db: Db, options: AccessOpti
   app.decorateRequest('sessionId', null);
   app.decorateRequest('apiToken', null);
   app.decorateRequest('secondFactorDue', false);
+  app.decorateRequest('authenticatedAt', null);
   const apiRoutes: FastifyInstance['apiRoutes'] = [];
   app.decorate('apiRoutes', apiRoutes);
 
@@ -111,14 +137,15 @@ export function registerAccess(app: FastifyInstance, db: Db, options: AccessOpti
   app.addHook('onRequest', async (request) => {
     // No matched route: the not-found handler answers, and it gives nothing away.
     if (request.routeOptions.url === undefined) return;
-    const { access, api, apiTokens } = request.routeOptions.config;
+    const { access, api, apiTokens, accountSecurity, readsApiToken } = request.routeOptions.config;
     if (!api) return;
     // Public routes ignore an Authorization header: a token only ever opens what needs signing in.
-    const bearer = access === 'public' ? undefined : bearerOf(request);
+    const bearer = access === 'public' && !readsApiToken ? undefined : bearerOf(request);
     const token = request.cookies[SESSION_COOKIE];
     if (bearer !== undefined) {
       // A token speaks for itself: the cookie is not consulted, and a bad token never falls back to it.
       if (apiTokens === false) throw forbidden(API_TOKEN_MESSAGES.notHere);
+      if (accountSecurity) throw forbidden(API_TOKEN_MESSAGES.accountSecurity);
       const loaded = await loadApiToken(db, bearer);
       if (!loaded) throw new AppError(401, API_TOKEN_MESSAGES.invalid);
       if (loaded.token.scope === 'read' && STATE_CHANGING_METHODS.has(request.method)) {
@@ -132,6 +159,7 @@ export function registerAccess(app: FastifyInstance, db: Db, options: AccessOpti
         request.user = loaded.user;
         request.sessionId = loaded.sessionId;
         request.secondFactorDue = loaded.secondFactorDue;
+        request.authenticatedAt = loaded.authenticatedAt;
       }
     }
     // Deny by default: a matched API route that somehow declares nothing is refused, never opened.
@@ -143,6 +171,9 @@ export function registerAccess(app: FastifyInstance, db: Db, options: AccessOpti
     }
     if (request.secondFactorDue && !request.routeOptions.config.beforeSecondFactor) throw forbidden(SECOND_FACTOR_DUE);
     if (access === 'admin' && request.user.role !== 'admin') throw forbidden();
+    if (accountSecurity === 'change' && !recentlyAuthenticated(request.authenticatedAt)) {
+      throw new AppError(403, REAUTHENTICATION_MESSAGES.required, { code: REAUTHENTICATION_REQUIRED });
+    }
   });
 
   const { onApiTokenChange } = options;

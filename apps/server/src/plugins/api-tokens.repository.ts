@@ -13,7 +13,10 @@ export interface LoadedApiToken {
   token: Pick<ApiTokensTable, 'id' | 'name' | 'scope'>;
 }
 
-/** The live token for a bearer value with its owner re-read, or null when unknown, revoked, expired or unusable. */
+/**
+ * The live token for a bearer value with its owner re-read, or null when unknown, revoked, expired or unusable.
+ * A sign-in lock leaves tokens working: it refuses new password sign-ins only (docs/security.md).
+ */
 export async function loadApiToken(db: DbOrTrx, bearer: string): Promise<LoadedApiToken | null> {
   if (!bearer.startsWith(API_TOKEN_PREFIX) || bearer.length > 100) return null;
   const row = await db
@@ -32,10 +35,9 @@ export async function loadApiToken(db: DbOrTrx, bearer: string): Promise<LoadedA
     .executeTakeFirst();
   if (!row) return null;
   const now = Date.now();
-  const locked = row.locked_until !== null && Date.parse(row.locked_until) > now;
-  // Tokens are an admin's: one whose owner is no longer an admin, or is disabled or locked, opens nothing.
+  // Tokens are an admin's: one whose owner is no longer an admin, or is disabled, opens nothing.
   if (row.token_revoked_at !== null || Date.parse(row.token_expires_at) <= now) return null;
-  if (row.disabled === 1 || locked || row.role !== 'admin') return null;
+  if (row.disabled === 1 || row.role !== 'admin') return null;
   if (row.token_last_used_at === null || now - Date.parse(row.token_last_used_at) > TOUCH_INTERVAL_MS) {
     await db.updateTable('api_tokens').set({ last_used_at: nowIso() }).where('id', '=', row.token_id).execute();
   }
@@ -49,4 +51,20 @@ export async function loadApiToken(db: DbOrTrx, bearer: string): Promise<LoadedA
     ...user
   } = row;
   return { user, token: { id, name, scope } };
+}
+
+/**
+ * Revokes every live token of the user (demotion, a password change, "end all sessions"); returns their names.
+ * The one write a caller's transaction needs, so the change and the revocation commit together.
+ */
+export async function revokeAllApiTokensOf(db: DbOrTrx, userId: string, now: string): Promise<string[]> {
+  const rows = await db
+    .updateTable('api_tokens')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .returning('name')
+    .execute();
+  return rows.map((row) => row.name);
 }

@@ -26,7 +26,11 @@ export async function createSession(
   db: DbOrTrx,
   userId: string,
   client: { ip: string | null; userAgent: string | null },
-  options: { secondFactorDue?: boolean } = {},
+  /**
+   * `authenticated: false` for a session opened without the person proving who they are here and now; every
+   * sign-in (password, second factor, single sign-on) counts as a proof.
+   */
+  options: { secondFactorDue?: boolean; authenticated?: boolean } = {},
 ): Promise<NewSession> {
   const token = randomBytes(32).toString('base64url');
   const id = hashToken(token);
@@ -43,6 +47,7 @@ export async function createSession(
       ip: client.ip,
       user_agent: client.userAgent?.slice(0, 300) ?? null,
       second_factor_due: options.secondFactorDue ? 1 : 0,
+      authenticated_at: options.authenticated === false ? null : now,
     })
     .execute();
   return { token, id, expiresAt };
@@ -53,22 +58,39 @@ export interface LoadedSession {
   user: User;
   /** The platform requires a second factor and the person has not enrolled one yet. */
   secondFactorDue: boolean;
+  /** When the person last gave their password or a second factor in this session (ISO), or null. */
+  authenticatedAt: string | null;
 }
 
 // Every signed-in request reads its session: built and compiled once.
 const sessionQuery = reusableQuery<
   { id: string },
-  User & { session_id: string; last_seen_at: string; expires_at: string; second_factor_due: number }
+  User & {
+    session_id: string;
+    last_seen_at: string;
+    expires_at: string;
+    second_factor_due: number;
+    authenticated_at: string | null;
+  }
 >((db, param) =>
   db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .selectAll('users')
-    .select(['sessions.id as session_id', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.second_factor_due'])
+    .select([
+      'sessions.id as session_id',
+      'sessions.last_seen_at',
+      'sessions.expires_at',
+      'sessions.second_factor_due',
+      'sessions.authenticated_at',
+    ])
     .where('sessions.id', '=', param('id')),
 );
 
-/** The live session for a cookie token with its user re-read, or null when expired, idle or unusable. */
+/**
+ * The live session for a cookie token with its user re-read, or null when expired, idle or unusable. A sign-in
+ * lock does not end sessions: it refuses new password sign-ins only (docs/security.md).
+ */
 export async function loadSession(db: DbOrTrx, token: string): Promise<LoadedSession | null> {
   if (token.length < 20 || token.length > 100) return null;
   const id = hashToken(token);
@@ -76,14 +98,7 @@ export async function loadSession(db: DbOrTrx, token: string): Promise<LoadedSes
   if (!row) return null;
   const now = Date.now();
   const idleFor = now - Date.parse(row.last_seen_at);
-  const locked = row.locked_until !== null && Date.parse(row.locked_until) > now;
-  if (
-    Date.parse(row.expires_at) <= now ||
-    idleFor > SESSION_IDLE_MS ||
-    row.disabled === 1 ||
-    locked ||
-    row.role === 'pending'
-  ) {
+  if (Date.parse(row.expires_at) <= now || idleFor > SESSION_IDLE_MS || row.disabled === 1 || row.role === 'pending') {
     await deleteSession(db, id);
     return null;
   }
@@ -95,14 +110,20 @@ export async function loadSession(db: DbOrTrx, token: string): Promise<LoadedSes
     last_seen_at: _lastSeen,
     expires_at: _expires,
     second_factor_due: secondFactorDue,
+    authenticated_at: authenticatedAt,
     ...user
   } = row;
-  return { sessionId, user, secondFactorDue: secondFactorDue === 1 };
+  return { sessionId, user, secondFactorDue: secondFactorDue === 1, authenticatedAt };
 }
 
 /** The person enrolled a second factor: none of their sessions is held back any more. */
 export async function clearSecondFactorDue(db: DbOrTrx, userId: string): Promise<void> {
   await db.updateTable('sessions').set({ second_factor_due: 0 }).where('user_id', '=', userId).execute();
+}
+
+/** The person proved who they are again in this session (password or second factor): the window starts now. */
+export async function markSessionAuthenticated(db: DbOrTrx, sessionId: string, now: string): Promise<void> {
+  await db.updateTable('sessions').set({ authenticated_at: now }).where('id', '=', sessionId).execute();
 }
 
 export async function deleteSession(db: DbOrTrx, sessionId: string): Promise<void> {

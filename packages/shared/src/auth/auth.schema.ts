@@ -54,6 +54,8 @@ export const passwordChangeInputSchema = z
     currentPassword: z.string().min(1, 'Current password is required.').max(PASSWORD_MAX_LENGTH),
     newPassword: z.string().refine(meetsPasswordRule, NEW_PASSWORD_RULE_MESSAGE),
     confirmPassword: z.string(),
+    /** Revoke the account's API tokens as well (an admin's scripts stop until given new ones). Default yes. */
+    revokeApiTokens: z.boolean({ error: 'revokeApiTokens is true or false.' }).default(true),
   })
   .refine((input) => input.newPassword === input.confirmPassword, {
     path: ['confirmPassword'],

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { sessionUserSchema } from './auth.schema';
+import { PASSWORD_MAX_LENGTH } from './password';
 
 /** Who must give a second factor at sign-in; 'off' leaves it to each person. */
 export const SECOND_FACTOR_POLICIES = ['off', 'admins', 'everyone'] as const;
@@ -94,8 +95,11 @@ export const activeSessionsSchema = z.object({ sessions: z.array(activeSessionSc
 export const sessionIdParamsSchema = z.object({ id: z.string().min(1).max(100) });
 export const factorIdParamsSchema = z.object({ id: z.string().min(1).max(100) });
 
-/** Failed sign-ins from one address on this many accounts within SPRAY_WINDOW_MS throttle the address. */
-export const SPRAY_ACCOUNTS = 10;
+/**
+ * Failed sign-ins from one address on this many accounts within SPRAY_WINDOW_MS mark the address as spraying: its
+ * wrong passwords then answer 429, and a right password still signs in (docs/security.md).
+ */
+export const SPRAY_ACCOUNTS = 100;
 export const SPRAY_WINDOW_MS = 15 * 60 * 1000;
 
 /** One address failing sign-ins on many accounts (User Monitoring). */
@@ -141,3 +145,33 @@ export function describeUserAgent(userAgent: string | null): string {
   if (browser && system) return `${browser} on ${system}`;
   return browser ?? system ?? 'Unknown device';
 }
+
+/** "End all other sessions": also revoke the account's API tokens (default yes). */
+export const endOtherSessionsInputSchema = z.object({
+  revokeApiTokens: z.boolean({ error: 'revokeApiTokens is true or false.' }).default(true),
+});
+
+/**
+ * Account-security changes need the person to have given their password or a second factor in this session within
+ * this long (docs/security.md, "Re-authentication").
+ */
+export const REAUTHENTICATION_WINDOW_MS = 10 * 60 * 1000;
+/** The `code` of the 403 a change answers when the window has passed: the web app asks and retries. */
+export const REAUTHENTICATION_REQUIRED = 'reauthentication-required';
+
+export const REAUTHENTICATION_MESSAGES = {
+  required: 'Confirm it is you: enter your password (or a code from your authenticator app) to continue.',
+  wrongPassword: 'That password is not right.',
+  wrongCode: 'That code is not right. Check your authenticator app and try again.',
+} as const;
+
+/** POST /api/auth/reauthenticate: the password, or a one-time code from an enrolled authenticator app. */
+export const reauthenticateInputSchema = z
+  .object({
+    password: z.string().min(1, 'Enter your password.').max(PASSWORD_MAX_LENGTH).optional(),
+    code: totpCodeSchema.optional(),
+  })
+  .refine((input) => (input.password === undefined) !== (input.code === undefined), {
+    message: 'Give your password or a code from your authenticator app (one of them).',
+  });
+export type ReauthenticateInput = z.input<typeof reauthenticateInputSchema>;

@@ -26,6 +26,7 @@ import * as programmesLists from './2026_11_26_0300_programmes_lists';
 import * as countsByQuarterHour from './2026_11_26_0400_counts_by_quarter_hour';
 import * as scenarioLibraryChanges from './2026_11_26_0500_scenario_library_changes';
 import * as auditLogNewestFirst from './2026_11_26_0600_audit_log_newest_first';
+import * as secondStepFailuresAndReauthentication from './2026_11_27_0200_second_step_failures_and_reauthentication';
 import * as ssoBrowserBindingAndLinks from './2026_11_27_0100_sso_browser_binding_and_links';
 import * as xapiOutbox from './2026_11_27_0400_xapi_outbox';
 import * as caseFileNotesAndPins from './2026_11_27_0600_case_file_notes_and_pins';
@@ -59,6 +60,7 @@ export const migrations: Record<string, Migration> = {
   '2026_11_26_0400_counts_by_quarter_hour': countsByQuarterHour,
   '2026_11_26_0500_scenario_library_changes': scenarioLibraryChanges,
   '2026_11_26_0600_audit_log_newest_first': auditLogNewestFirst,
+  '2026_11_27_0200_second_step_failures_and_reauthentication': secondStepFailuresAndReauthentication,
   '2026_11_27_0100_sso_browser_binding_and_links': ssoBrowserBindingAndLinks,
   '2026_11_27_0400_xapi_outbox': xapiOutbox,
   '2026_11_27_0600_case_file_notes_and_pins': caseFileNotesAndPins,

@@ -1,6 +1,7 @@
 import { MAX_LIVE_API_TOKENS } from '@tradecraft/shared';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/helper';
+import { createTestApp, PASSWORD, type TestApp } from '../../../test/helper';
+import { SESSION_COOKIE } from '../../plugins/sessions.repository';
 import { API_TOKEN_MESSAGES } from '../../plugins/access';
 
 let t: TestApp;
@@ -21,7 +22,7 @@ async function adminWithToken(scope: 'read' | 'read-write', name = 'nightly expo
   return { user, cookie, token: response.json().token as string, id: response.json().apiToken.id as string };
 }
 
-const withToken = (token: string, method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, body?: unknown) =>
+const withToken = (token: string, method: 'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE', url: string, body?: unknown) =>
   t.request({ method, url, headers: { authorization: `Bearer ${token}` }, ...(body !== undefined ? { body } : {}) });
 
 const difficulty = async () =>
@@ -175,5 +176,120 @@ describe('API tokens', () => {
     });
     expect(response.statusCode).toBe(409);
     expect(response.json().error).toMatch(/revoke one you no longer use/);
+  });
+
+  it('answers GET /api/auth/me with the token’s owner', async () => {
+    const { user, token } = await adminWithToken('read');
+    const me = await withToken(token, 'GET', '/api/auth/me');
+    expect(me.statusCode).toBe(200);
+    expect(me.json().user).toMatchObject({ id: user.id, email: user.email, role: 'admin' });
+    const unknown = await withToken('tc_not-a-real-token-but-long-enough', 'GET', '/api/auth/me');
+    expect(unknown.statusCode).toBe(401);
+  });
+
+  it('may not grant roles: approving a registration as admin or changing a role needs a signed-in browser', async () => {
+    const { token } = await adminWithToken('read-write');
+    const pending = await t.createUser({ role: 'pending' });
+    const asAdmin = await withToken(token, 'POST', `/api/users/${pending.id}/approve`, { role: 'admin' });
+    expect(asAdmin.statusCode).toBe(403);
+    expect(asAdmin.json().error).toBe(API_TOKEN_MESSAGES.roleGrant);
+    const student = await t.createUser({ role: 'student' });
+    const promoted = await withToken(token, 'PATCH', `/api/users/${student.id}`, { role: 'admin' });
+    expect(promoted.statusCode).toBe(403);
+    expect(promoted.json().error).toBe(API_TOKEN_MESSAGES.roleGrant);
+    const roles = await t.db
+      .selectFrom('users')
+      .select(['id', 'role'])
+      .where('id', 'in', [pending.id, student.id])
+      .orderBy('id')
+      .execute();
+    expect(Object.fromEntries(roles.map((row) => [row.id, row.role]))).toEqual({
+      [pending.id]: 'pending',
+      [student.id]: 'student',
+    });
+    // Approving a trainee and editing names stay open to a script.
+    expect((await withToken(token, 'POST', `/api/users/${pending.id}/approve`, { role: 'student' })).statusCode).toBe(
+      200,
+    );
+    expect((await withToken(token, 'PATCH', `/api/users/${student.id}`, { designation: 'SOC Lead' })).statusCode).toBe(
+      200,
+    );
+  });
+
+  it('is revoked when its owner is demoted: promoting them again does not bring it back', async () => {
+    const { user, token, id } = await adminWithToken('read');
+    const other = await t.userWithSession('admin');
+    const demoted = await t.request({
+      method: 'PATCH',
+      url: `/api/users/${user.id}`,
+      cookie: other.cookie,
+      body: { role: 'student' },
+    });
+    expect(demoted.statusCode).toBe(200);
+    await t.request({ method: 'PATCH', url: `/api/users/${user.id}`, cookie: other.cookie, body: { role: 'admin' } });
+    expect((await withToken(token, 'GET', '/api/users/stats')).statusCode).toBe(401);
+    const row = await t.db.selectFrom('api_tokens').select('revoked_at').where('id', '=', id).executeTakeFirstOrThrow();
+    expect(row.revoked_at).not.toBeNull();
+    const audit = await t.db
+      .selectFrom('audit_log')
+      .select('details')
+      .where('action', '=', 'edit user')
+      .orderBy('id')
+      .execute();
+    expect(audit[0]!.details).toBe(`Edited ${user.email}: role: admin → student; revoked 1 API token`);
+  });
+
+  it('is revoked by a password change unless the owner keeps it', async () => {
+    const { cookie, token } = await adminWithToken('read');
+    const change = (body: Record<string, unknown>, session: string) =>
+      t.request({ method: 'POST', url: '/api/auth/password', cookie: session, body });
+    const first = await change(
+      {
+        currentPassword: PASSWORD,
+        newPassword: 'N3w!password',
+        confirmPassword: 'N3w!password',
+        revokeApiTokens: false,
+      },
+      cookie,
+    );
+    expect(first.statusCode).toBe(200);
+    expect((await withToken(token, 'GET', '/api/users/stats')).statusCode).toBe(200);
+    const session = first.cookies.find((c) => c.name === SESSION_COOKIE)!.value;
+    const second = await change(
+      { currentPassword: 'N3w!password', newPassword: 'N3w!password2', confirmPassword: 'N3w!password2' },
+      session,
+    );
+    expect(second.statusCode).toBe(200);
+    expect((await withToken(token, 'GET', '/api/users/stats')).statusCode).toBe(401);
+  });
+
+  it('is revoked by "end all other sessions" unless the owner keeps it', async () => {
+    const { cookie, token } = await adminWithToken('read');
+    const kept = await t.request({
+      method: 'POST',
+      url: '/api/security/sessions/end-others',
+      cookie,
+      body: { revokeApiTokens: false },
+    });
+    expect(kept.json()).toEqual({ ok: true, revokedApiTokens: 0 });
+    expect((await withToken(token, 'GET', '/api/users/stats')).statusCode).toBe(200);
+    const ended = await t.request({ method: 'POST', url: '/api/security/sessions/end-others', cookie, body: {} });
+    expect(ended.json()).toEqual({ ok: true, revokedApiTokens: 1 });
+    expect((await withToken(token, 'GET', '/api/users/stats')).statusCode).toBe(401);
+  });
+
+  it('records its last use at most once a minute', async () => {
+    const { token, id } = await adminWithToken('read');
+    const lastUsed = async () =>
+      (await t.db.selectFrom('api_tokens').select('last_used_at').where('id', '=', id).executeTakeFirstOrThrow())
+        .last_used_at;
+    await withToken(token, 'GET', '/api/users/stats');
+    const first = await lastUsed();
+    await withToken(token, 'GET', '/api/users/stats');
+    expect(await lastUsed()).toBe(first);
+    const longAgo = new Date(Date.now() - 5 * 60_000).toISOString();
+    await t.db.updateTable('api_tokens').set({ last_used_at: longAgo }).where('id', '=', id).execute();
+    await withToken(token, 'GET', '/api/users/stats');
+    expect(await lastUsed()).not.toBe(longAgo);
   });
 });

@@ -82,3 +82,74 @@ export async function setPasswordHash(db: DbOrTrx, userId: string, passwordHash:
     .where('id', '=', userId)
     .execute();
 }
+
+// The second step keeps its own count in users.second_step_failures: every wrong one-time code, recovery code or
+// passkey since the last completed sign-in. A right password does not reset it (only a completed sign-in does), so
+// knowing the password buys no fresh guesses. It shares the lock (locked_until) with wrong passwords.
+
+/** The account's second-step count and when its last wrong second step was (for the backoff). */
+export function findSecondStepState(db: DbOrTrx, userId: string) {
+  return db
+    .selectFrom('users')
+    .select(['second_step_failures', 'second_step_failed_at', 'locked_until'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+}
+
+/**
+ * Counts one second step before it is checked, in a single statement so parallel attempts each get their own
+ * number; it stays counted as a failure until a completed sign-in clears it. Under the threshold every attempt is
+ * checked (the caller locks at the threshold's number when it is wrong). At the threshold, after the lock has
+ * lifted, one attempt per lock period is checked: `lastAtThresholdBefore` is the end of the previous period, so
+ * of a parallel burst only the first is. Returns the number, or undefined while locked or too soon.
+ */
+export async function claimSecondStepAttempt(
+  db: DbOrTrx,
+  userId: string,
+  options: { now: string; threshold: number; lastAtThresholdBefore: string },
+): Promise<number | undefined> {
+  const { now, threshold, lastAtThresholdBefore } = options;
+  const row = await db
+    .updateTable('users')
+    .set((eb) => {
+      const lockIsOver = eb.and([eb('locked_until', 'is not', null), eb('locked_until', '<=', now)]);
+      return {
+        second_step_failures: eb
+          .case()
+          .when('second_step_failures', '>=', threshold)
+          .then(threshold)
+          .else(eb('second_step_failures', '+', 1))
+          .end(),
+        // A lock that ran out is lifted, and the password's count starts again with it.
+        failed_attempts: eb.case().when(lockIsOver).then(0).else(eb.ref('failed_attempts')).end(),
+        locked_until: eb
+          .case()
+          .when(lockIsOver)
+          .then(sql<string | null>`null`)
+          .else(eb.ref('locked_until'))
+          .end(),
+        second_step_failed_at: now,
+      };
+    })
+    .where('id', '=', userId)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+    .where((eb) =>
+      eb.or([
+        eb('second_step_failures', '<', threshold),
+        eb('second_step_failed_at', 'is', null),
+        eb('second_step_failed_at', '<=', lastAtThresholdBefore),
+      ]),
+    )
+    .returning('second_step_failures')
+    .executeTakeFirst();
+  return row?.second_step_failures;
+}
+
+/** A sign-in was completed: the second step's count starts again. */
+export async function clearSecondStepFailures(db: DbOrTrx, userId: string): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ second_step_failures: 0, second_step_failed_at: null })
+    .where('id', '=', userId)
+    .execute();
+}

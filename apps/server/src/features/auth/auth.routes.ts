@@ -7,6 +7,8 @@ import {
   secondStepCodeInputSchema,
   okSchema,
   passwordChangeInputSchema,
+  REAUTHENTICATION_WINDOW_MS,
+  reauthenticateInputSchema,
   registerInputSchema,
   sessionUserSchema,
 } from '@tradecraft/shared';
@@ -17,11 +19,12 @@ import type { Db } from '../../db/database';
 import { toSessionUser } from '../users/session-user';
 import { currentUser } from '../../plugins/access';
 import { errorResponses } from '../../plugins/docs';
-import { forbidden } from '../../errors';
+import { forbidden, unauthorized } from '../../errors';
 import {
   changePassword,
   completeSecondStep,
   loadPendingSignIn,
+  reauthenticate,
   registerUser,
   SECOND_STEP_MS,
   signIn,
@@ -147,7 +150,10 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
         description:
           'Completes a sign-in waiting for its second step with a 6-digit code from the authenticator app or one of ' +
           'the recovery codes (each works once; using one is logged). 401 for a wrong code; 400 when no sign-in is ' +
-          'waiting (it lasts five minutes); wrong codes count toward the lockout (403 once locked).',
+          'waiting (it lasts five minutes). Wrong second steps are counted per account until a sign-in is completed ' +
+          '(a right password does not reset the count): each makes the next wait longer (429 with Retry-After) and ' +
+          'the third locks new sign-ins (403). 429 past 120 second steps a minute from one address or 20 in 15 ' +
+          'minutes for one account.',
         body: secondStepCodeInputSchema,
         response: { 200: z.object({ user: sessionUserSchema }), ...errorResponses(401, 429) },
       },
@@ -187,7 +193,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
         summary: 'Second step: a passkey',
         description:
           'Completes the waiting sign-in with the passkey’s answer to the challenge. 401 when it does not verify ' +
-          '(counted toward the lockout like a wrong code); 400 when no sign-in is waiting.',
+          '(counted, limited and locked like a wrong code); 400 when no sign-in is waiting.',
         body: passkeyAssertInputSchema,
         response: { 200: z.object({ user: sessionUserSchema }), ...errorResponses(401, 429) },
       },
@@ -217,13 +223,15 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   app.get(
     '/me',
     {
-      config: { access: 'public' },
+      config: { access: 'public', readsApiToken: true },
       schema: {
         tags: ['auth'],
         operationId: 'getCurrentUser',
         summary: 'The signed-in user',
-        description: 'The user of the session cookie, re-read on every request, or `null` when signed out.',
-        response: { 200: z.object({ user: sessionUserSchema.nullable() }) },
+        description:
+          'The user of the session cookie, or the owner of the API token sent as `Authorization: Bearer`, re-read on ' +
+          'every request; `null` when signed out. 401 for an unknown, revoked or expired token.',
+        response: { 200: z.object({ user: sessionUserSchema.nullable() }), ...errorResponses(401) },
       },
     },
     async (request) => ({ user: request.user ? toSessionUser(request.user) : null }),
@@ -232,14 +240,17 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
   app.post(
     '/password',
     {
-      config: { access: 'signedIn', beforePasswordChange: true, beforeSecondFactor: true },
+      // The current password in the body is its own re-authentication.
+      config: { access: 'signedIn', beforePasswordChange: true, beforeSecondFactor: true, accountSecurity: 'read' },
       schema: {
         tags: ['auth'],
         operationId: 'changePassword',
         summary: 'Change your password',
         description:
-          'Needs the current password (400 when it is wrong); ends every other session of the user and gives this one ' +
-          'a new cookie. A wrong current password counts toward the lockout; the third ends the session (401).',
+          'Needs the current password (400 when it is wrong); ends every other session of the user, gives this one ' +
+          'a new cookie and, unless `revokeApiTokens` is false, revokes the user’s API tokens. Audited; the owner is ' +
+          'told in the bell. A wrong current password counts toward the lockout; the third ends the session (401). ' +
+          '403 for an API token, or while password sign-in is locked.',
         body: passwordChangeInputSchema,
         response: { 200: okSchema, ...errorResponses(429) },
       },
@@ -251,9 +262,43 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (
         request.body,
         clientOf(request),
         lockout,
+        request.sessionId,
         request.secondFactorDue,
       );
       setSessionCookie(reply, secureCookies, session.token);
+      return { ok: true as const };
+    },
+  );
+
+  app.post(
+    '/reauthenticate',
+    {
+      config: { access: 'signedIn', beforeSecondFactor: true, accountSecurity: 'read' },
+      schema: {
+        tags: ['auth'],
+        operationId: 'reauthenticate',
+        summary: 'Confirm it is you',
+        description:
+          `Gives the password, or a code from an enrolled authenticator app, again: for ${REAUTHENTICATION_WINDOW_MS / 60_000} ` +
+          'minutes this session may change account security (second factors, recovery codes, passkeys, sessions), ' +
+          'which otherwise answers 403 with `code: "reauthentication-required"`. 400 for a wrong password or code ' +
+          '(counted toward the lockout as at sign-in; the third ends the session, 401); 403 for an API token or while ' +
+          'password sign-in is locked; 429 after 10 tries in 15 minutes.',
+        body: reauthenticateInputSchema,
+        response: { 200: okSchema, ...errorResponses(429) },
+      },
+    },
+    async (request) => {
+      if (!request.sessionId) throw unauthorized();
+      await reauthenticate(
+        db,
+        currentUser(request),
+        request.sessionId,
+        request.body,
+        clientOf(request),
+        lockout,
+        relyingParty(request.headers.origin),
+      );
       return { ok: true as const };
     },
   );

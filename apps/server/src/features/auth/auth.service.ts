@@ -3,9 +3,11 @@ import {
   AUTH_MESSAGES,
   FAILED_LOGIN_THRESHOLD,
   isAccountEmail,
+  REAUTHENTICATION_MESSAGES,
   SECOND_FACTOR_MESSAGES,
   SPRAY_ACCOUNTS,
   SPRAY_WINDOW_MS,
+  type ReauthenticateInput,
   type registerInputSchema,
 } from '@tradecraft/shared';
 import type { z } from 'zod';
@@ -19,13 +21,24 @@ import { recordAuditAlone } from '../audit/audit.service';
 import { endStreamsOfEndedSessions, notifyRecipients } from '../notifications/notifications.hub';
 import { insertNotifications, REGISTRATION_KIND } from '../notifications/notifications.service';
 import { findUserByEmail, findUserById, insertUser, listAdminIds } from '../users/users.service';
-import { claimSignInAttempt, clearFailedAttempts, lockAccount, setPasswordHash } from './auth.repository';
+import {
+  claimSecondStepAttempt,
+  claimSignInAttempt,
+  clearFailedAttempts,
+  clearSecondStepFailures,
+  findSecondStepState,
+  lockAccount,
+  setPasswordHash,
+} from './auth.repository';
 import { hashPassword, verifyAgainstNothing, verifyPassword } from './passwords';
 import {
   LOGIN_FAILURES_PER_ACCOUNT,
   LOGIN_PER_ADDRESS,
   PASSWORD_CHANGE_PER_USER,
+  REAUTHENTICATE_PER_USER,
   REGISTER_PER_ADDRESS,
+  SECOND_STEP_PER_ACCOUNT,
+  SECOND_STEP_PER_ADDRESS,
   assertUnderRateLimit,
   consumeRateLimit,
   incrementRateLimit,
@@ -36,15 +49,24 @@ import {
   deleteSession,
   deleteUserSessions,
   hashToken,
+  markSessionAuthenticated,
   type NewSession,
 } from '../../plugins/sessions.repository';
+import { revokeAllApiTokensOf } from '../../plugins/api-tokens.repository';
+import { recordAudit } from '../audit/audit.service';
 import {
   deletePendingSignIn,
   deletePendingSignInsOf,
   findPendingSignIn,
   insertPendingSignIn,
 } from './second-factors.repository';
-import { checkSecondStep, secondFactorNeeds, type RelyingParty } from './second-factor.service';
+import {
+  checkSecondStep,
+  secondFactorNeeds,
+  secondStepMethods,
+  tellOwner,
+  type RelyingParty,
+} from './second-factor.service';
 
 export interface Client {
   ip: string | null;
@@ -128,10 +150,12 @@ export function loggableEmail(email: string): string {
 /**
  * Signs a user in, or refuses with the product's sign-in messages. Every attempt is counted before its
  * password is checked, so parallel guesses cannot get round the count: at most three passwords are ever
- * checked before the lock, and the third wrong one locks the account for `lockoutMs`. Until the right
- * password is given, a disabled, locked, known or unknown account all answer alike (by the count of
- * failures alone); so sign-in never tells who has an account or which is disabled. A valid session the
- * browser still held is replaced.
+ * checked before the lock, and the third wrong one locks the account's password sign-in for `lockoutMs` (its
+ * sessions and API tokens go on working). Until the right password is given, a disabled, locked, known or
+ * unknown account all answer alike (by the count of failures alone); so sign-in never tells who has an
+ * account or which is disabled. Failures are throttled per address and account together; an address that
+ * failed on many accounts hears 429 for its wrong passwords, never for a right one (docs/security.md). A valid
+ * session the browser still held is replaced.
  */
 export async function signIn(
   db: Db,
@@ -144,7 +168,12 @@ export async function signIn(
   const accountKey = `${client.ip ?? 'unknown'}:${email}`;
   await consumeRateLimit(db, LOGIN_PER_ADDRESS, client.ip ?? 'unknown');
   await assertUnderRateLimit(db, LOGIN_FAILURES_PER_ACCOUNT, accountKey);
-  await assertNotSpraying(db, client);
+  /** Records the failure and refuses: with `error`, or with 429 when the address is spraying. */
+  const refuse = async (role: string, error: AppError): Promise<never> => {
+    await recordFailure(role);
+    if (await isSpraying(db, client)) throw sprayThrottled();
+    throw error;
+  };
   const recordFailure = async (role: string) => {
     await incrementRateLimit(db, LOGIN_FAILURES_PER_ACCOUNT, accountKey);
     await recordLoginEvent(db, {
@@ -160,22 +189,18 @@ export async function signIn(
     await verifyAgainstNothing(input.password);
     // The same count and lock period as a real account, kept per typed email.
     const { count } = await incrementRateLimit(db, unknownAccountFailures(policy), email);
-    await recordFailure('unknown');
-    throw count >= FAILED_LOGIN_THRESHOLD ? disabledAccount() : invalidCredentials();
+    return refuse('unknown', count >= FAILED_LOGIN_THRESHOLD ? disabledAccount() : invalidCredentials());
   }
 
   const attempt = await countSignInAttempt(db, user.id, policy);
   if (attempt === undefined || attempt > FAILED_LOGIN_THRESHOLD) {
     // Locked, or locked just now by this attempt (one of a parallel burst): refused without checking the password.
     if (attempt !== undefined) await lockUser(db, user.id, policy, true);
-    await recordFailure(user.role);
-    throw disabledAccount();
+    return refuse(user.role, disabledAccount());
   }
   if (!(await verifyPassword(user.password_hash, input.password))) {
-    await recordFailure(user.role);
-    if (attempt < FAILED_LOGIN_THRESHOLD) throw invalidCredentials();
-    await lockUser(db, user.id, policy);
-    throw disabledAccount();
+    if (attempt >= FAILED_LOGIN_THRESHOLD) await lockUser(db, user.id, policy);
+    return refuse(user.role, attempt < FAILED_LOGIN_THRESHOLD ? invalidCredentials() : disabledAccount());
   }
 
   const fresh = await clearFailedAttempts(db, user.id, attempt);
@@ -201,14 +226,18 @@ export type SignInResult =
   | { user: User; session: NewSession; mustEnrol: boolean; pendingToken?: undefined }
   | { user: User; pendingToken: string; session?: undefined };
 
-/** One address failing on many accounts is password spraying: it waits, whichever account it tries next. */
-async function assertNotSpraying(db: Db, client: Client): Promise<void> {
-  if (!client.ip) return;
+/**
+ * One address failing on many accounts is password spraying. Its wrong passwords then answer 429; a right
+ * password is never refused for other accounts' failures (a class behind one address must still sign in), so
+ * the attempts themselves are bounded by the per-address rate and each account's own lock.
+ */
+async function isSpraying(db: Db, client: Client): Promise<boolean> {
+  if (!client.ip) return false;
   const since = new Date(Date.now() - SPRAY_WINDOW_MS).toISOString();
-  if ((await distinctFailedAccountsFrom(db, client.ip, since)) >= SPRAY_ACCOUNTS) {
-    throw tooManyRequests(SECOND_FACTOR_MESSAGES.sprayThrottled, SPRAY_WINDOW_MS / 1000);
-  }
+  return (await distinctFailedAccountsFrom(db, client.ip, since)) >= SPRAY_ACCOUNTS;
 }
+
+const sprayThrottled = () => tooManyRequests(SECOND_FACTOR_MESSAGES.sprayThrottled, SPRAY_WINDOW_MS / 1000);
 
 /** How long the second step may take after the right password. */
 export const SECOND_STEP_MS = 5 * 60 * 1000;
@@ -235,9 +264,65 @@ export async function loadPendingSignIn(db: Db, token: string | undefined) {
   return { pending, user };
 }
 
+/** After the n-th wrong second step, the next one waits this long (doubling each time) until the lock. */
+export const SECOND_STEP_BACKOFF_MS = 2000;
+
+export function secondStepBackoffMs(failures: number): number {
+  return failures < 1 ? 0 : SECOND_STEP_BACKOFF_MS * 2 ** (failures - 1);
+}
+
 /**
- * The second step: a one-time code, a recovery code or a passkey. Each attempt counts toward the lockout like a
- * wrong password (the third locks the account); the right one ends the pending state and opens the session.
+ * Checks a second step against the account's own count of wrong second steps (docs/security.md): each attempt
+ * is counted before it is checked and stays counted until a sign-in is completed, so a right password buys no
+ * fresh guesses. A wrong one makes the next wait (doubling); the third since the last completed sign-in locks the
+ * account and tells every admin; after the lock lifts one try per lock period is checked, and a wrong one locks
+ * again.
+ * Throws when refused; returns the method that passed.
+ */
+async function checkSecondStepCounted(
+  db: Db,
+  user: User,
+  proof: Parameters<typeof checkSecondStep>[2],
+  rp: RelyingParty,
+  client: Client,
+  policy: LockoutPolicy,
+  /** Called when this attempt finds or leaves the account locked; may name the error to answer instead. */
+  onLocked: () => Promise<AppError | void>,
+): Promise<'totp' | 'passkey' | 'recovery'> {
+  const state = await findSecondStepState(db, user.id);
+  const failures = state?.second_step_failures ?? 0;
+  const lastFailure = state?.second_step_failed_at ? Date.parse(state.second_step_failed_at) : 0;
+  const locked = state?.locked_until ? Date.parse(state.locked_until) > Date.now() : false;
+  if (!locked && failures < FAILED_LOGIN_THRESHOLD) {
+    const waitMs = lastFailure + secondStepBackoffMs(failures) - Date.now();
+    if (waitMs > 0) {
+      const seconds = Math.ceil(waitMs / 1000);
+      throw tooManyRequests(
+        `Wait ${seconds} second${seconds === 1 ? '' : 's'} before trying another code: each wrong one makes the next wait longer.`,
+        seconds,
+      );
+    }
+  }
+  const attempt = await claimSecondStepAttempt(db, user.id, {
+    now: nowIso(),
+    threshold: FAILED_LOGIN_THRESHOLD,
+    lastAtThresholdBefore: new Date(Date.now() - policy.lockoutMs).toISOString(),
+  });
+  // Locked, or at the threshold with this lock period's one try already taken: refused unchecked.
+  if (attempt === undefined) throw (await onLocked()) ?? disabledAccount();
+  const method = await checkSecondStep(db, user, proof, rp);
+  if (!method) {
+    await recordLoginEvent(db, { email: user.email, role: user.role, event: 'failed_second_factor', ip: client.ip });
+    if (attempt < FAILED_LOGIN_THRESHOLD) throw new AppError(401, SECOND_FACTOR_MESSAGES.wrongCode);
+    await lockUser(db, user.id, policy);
+    throw (await onLocked()) ?? disabledAccount();
+  }
+  return method;
+}
+
+/**
+ * The second step: a one-time code, a recovery code or a passkey, limited per address and per account and
+ * counted per account (checkSecondStepCounted); the right one ends the pending state and opens the session.
  */
 export async function completeSecondStep(
   db: Db,
@@ -248,28 +333,22 @@ export async function completeSecondStep(
   rp: RelyingParty,
   replacedSessionId: string | null = null,
 ): Promise<{ user: User; session: NewSession }> {
+  await consumeRateLimit(db, SECOND_STEP_PER_ADDRESS, client.ip ?? 'unknown');
   const { pending, user } = await loadPendingSignIn(db, token);
-  const attempt = await countSignInAttempt(db, user.id, policy);
-  if (attempt === undefined || attempt > FAILED_LOGIN_THRESHOLD) {
-    if (attempt !== undefined) await lockUser(db, user.id, policy, true);
-    await deletePendingSignIn(db, pending.id);
-    throw disabledAccount();
-  }
-  const method = await checkSecondStep(
+  await consumeRateLimit(db, SECOND_STEP_PER_ACCOUNT, user.id);
+  const method = await checkSecondStepCounted(
     db,
     user,
     'code' in proof ? proof : { response: proof.response, challenge: pending.challenge },
     rp,
+    client,
+    policy,
+    () => deletePendingSignInsOf(db, user.id),
   );
-  if (!method) {
-    await recordLoginEvent(db, { email: user.email, role: user.role, event: 'failed_second_factor', ip: client.ip });
-    if (attempt < FAILED_LOGIN_THRESHOLD) throw new AppError(401, SECOND_FACTOR_MESSAGES.wrongCode);
-    await lockUser(db, user.id, policy);
-    await deletePendingSignInsOf(db, user.id);
-    throw disabledAccount();
-  }
-  const fresh = await clearFailedAttempts(db, user.id, attempt);
-  if (!fresh || fresh.disabled === 1 || fresh.role === 'pending') throw disabledAccount();
+  const fresh = await findUserById(db, user.id);
+  // Locked meanwhile by a parallel guess, or disabled by an admin: the right second step may now hear so.
+  const lockedNow = fresh?.locked_until ? Date.parse(fresh.locked_until) > Date.now() : false;
+  if (!fresh || fresh.disabled === 1 || fresh.role === 'pending' || lockedNow) throw disabledAccount();
   await deletePendingSignIn(db, pending.id);
   if (method === 'recovery') {
     await recordLoginEvent(db, { email: user.email, role: user.role, event: 'recovery_code_used', ip: client.ip });
@@ -293,6 +372,7 @@ async function completeSignIn(
   const email = fresh.email;
   const signedIn = await db.transaction().execute(async (trx) => {
     if (replacedSessionId) await deleteSession(trx, replacedSessionId);
+    await clearSecondStepFailures(trx, fresh.id);
     const session = await createSession(trx, fresh.id, client, options);
     await recordLoginEvent(trx, { email, role: fresh.role, event: 'login', ip: client.ip });
     return { user: fresh, session };
@@ -317,13 +397,13 @@ function countSignInAttempt(db: Db, userId: string, policy: LockoutPolicy): Prom
 }
 
 /**
- * Locks the account and ends its sessions (and their notification streams). When this call locked it (or the
- * caller's attempt did), every admin is told by the bell; the notification lets them lift the lock at once.
+ * Locks the account's password sign-in (its sessions and API tokens go on working: three anonymous guesses must
+ * not knock its owner out). When this call locked it (or the caller's attempt did), every admin is told by the
+ * bell; the notification lets them lift the lock at once.
  */
 async function lockUser(db: Db, userId: string, policy: LockoutPolicy, lockedByAttempt = false): Promise<void> {
   const { lockedNow, adminIds } = await db.transaction().execute(async (trx) => {
     const lockedNow = (await lockAccount(trx, userId, isoFromNow(policy.lockoutMs))) || lockedByAttempt;
-    await deleteUserSessions(trx, userId);
     const user = lockedNow ? await findUserById(trx, userId) : undefined;
     const adminIds = user ? await listAdminIds(trx) : [];
     if (user) {
@@ -331,13 +411,13 @@ async function lockUser(db: Db, userId: string, policy: LockoutPolicy, lockedByA
         kind: ACCOUNT_LOCKED_NOTIFICATION,
         message:
           `${user.first_name} ${user.last_name} (${user.email}) was locked out after ${FAILED_LOGIN_THRESHOLD} failed ` +
-          `sign-ins; the lock lifts by itself in ${Math.round(policy.lockoutMs / 60_000)} minutes.`,
+          `sign-ins: new password sign-ins are refused (sessions and API tokens go on working); the lock lifts by ` +
+          `itself in ${Math.round(policy.lockoutMs / 60_000)} minutes.`,
         link: `/admin/users?unlock=${encodeURIComponent(userId)}`,
       });
     }
     return { lockedNow, adminIds };
   });
-  await endStreamsOfEndedSessions(db, [userId]);
   if (lockedNow) await notifyRecipients(db, adminIds);
 }
 
@@ -357,41 +437,137 @@ export async function signOut(db: Db, user: User | null, sessionId: string | nul
 export const PASSWORD_CHANGE_FAILURES_BEFORE_SIGN_OUT = FAILED_LOGIN_THRESHOLD;
 export const SIGNED_OUT_AFTER_FAILED_CHANGES =
   'The current password was wrong too many times, so you have been signed out. Sign in again to continue.';
+export const SIGNED_OUT_AFTER_WRONG_CODES =
+  'The code was wrong too many times, so you have been signed out. Sign in again to continue.';
+export const PASSWORD_LOCKED_WHILE_SIGNED_IN =
+  'Password sign-in to your account is locked for a while after failed attempts. Try again when the lock lifts, ' +
+  'or confirm with a code from your authenticator app.';
+
+/**
+ * Checks the signed-in person's password (a password change, a re-authentication). A wrong one counts toward
+ * the lockout like a failed sign-in; the third locks password sign-in and ends this session (a stolen session
+ * must not guess on). While the lock holds the password is not checked, and the session stays.
+ */
+async function checkOwnPassword(
+  db: Db,
+  user: User,
+  password: string,
+  client: Client,
+  policy: LockoutPolicy,
+  sessionId: string | null,
+  wrongMessage: string,
+): Promise<void> {
+  const signOut = async () => {
+    if (sessionId) await deleteSession(db, sessionId);
+    await endStreamsOfEndedSessions(db, [user.id]);
+    throw unauthorized(SIGNED_OUT_AFTER_FAILED_CHANGES);
+  };
+  const attempt = await countSignInAttempt(db, user.id, policy);
+  if (attempt === undefined) throw new AppError(403, PASSWORD_LOCKED_WHILE_SIGNED_IN);
+  if (attempt > FAILED_LOGIN_THRESHOLD) {
+    await lockUser(db, user.id, policy, true);
+    return signOut();
+  }
+  if (!(await verifyPassword(user.password_hash, password))) {
+    await recordLoginEvent(db, { email: user.email, role: user.role, event: 'failed_login', ip: client.ip });
+    if (attempt < PASSWORD_CHANGE_FAILURES_BEFORE_SIGN_OUT) throw badRequest(wrongMessage);
+    await lockUser(db, user.id, policy);
+    return signOut();
+  }
+  await clearFailedAttempts(db, user.id, attempt);
+}
 
 /**
  * Verifies the current password, stores the new one, ends the user's other sessions and replaces this one
- * (the new session is returned: its cookie must be set). A wrong current password counts toward the
- * lockout like a failed sign-in; the third ends the session.
+ * (the new session is returned: its cookie must be set), and unless told otherwise revokes the user's API
+ * tokens. Audited, and the owner is told in the bell. A wrong current password counts toward the lockout like
+ * a failed sign-in; the third ends the session.
  */
 export async function changePassword(
   db: Db,
   user: User,
-  input: { currentPassword: string; newPassword: string },
+  input: { currentPassword: string; newPassword: string; revokeApiTokens?: boolean },
   client: Client,
   policy: LockoutPolicy,
+  sessionId: string | null,
   /** The session being replaced was held back by the second-factor policy: the replacement is too. */
   secondFactorDue = false,
 ): Promise<NewSession> {
   await consumeRateLimit(db, PASSWORD_CHANGE_PER_USER, user.id);
-  const attempt = await countSignInAttempt(db, user.id, policy);
-  if (attempt === undefined || attempt > FAILED_LOGIN_THRESHOLD) {
-    await lockUser(db, user.id, policy); // ends this session too
-    throw unauthorized(SIGNED_OUT_AFTER_FAILED_CHANGES);
-  }
-  if (!(await verifyPassword(user.password_hash, input.currentPassword))) {
-    await recordLoginEvent(db, { email: user.email, role: user.role, event: 'failed_login', ip: client.ip });
-    if (attempt < PASSWORD_CHANGE_FAILURES_BEFORE_SIGN_OUT) throw badRequest('The current password is incorrect.');
-    await lockUser(db, user.id, policy);
-    throw unauthorized(SIGNED_OUT_AFTER_FAILED_CHANGES);
-  }
+  await checkOwnPassword(
+    db,
+    user,
+    input.currentPassword,
+    client,
+    policy,
+    sessionId,
+    'The current password is incorrect.',
+  );
   const passwordHash = await hashPassword(input.newPassword);
   const session = await db.transaction().execute(async (trx) => {
-    await setPasswordHash(trx, user.id, passwordHash, nowIso());
+    const now = nowIso();
+    await setPasswordHash(trx, user.id, passwordHash, now);
     await deleteUserSessions(trx, user.id);
     const replacement = await createSession(trx, user.id, client, { secondFactorDue });
+    const revoked = input.revokeApiTokens === false ? [] : await revokeAllApiTokensOf(trx, user.id, now);
     await recordLoginEvent(trx, { email: user.email, role: user.role, event: 'password_change', ip: client.ip });
+    await recordAudit(trx, {
+      actor: user.email,
+      action: 'change password',
+      details: `Changed their password; ended their other sessions${revokedNote(revoked)}`,
+      screen: 'Settings',
+    });
+    await tellOwner(
+      trx,
+      user.id,
+      `Your password was changed and your other sessions were ended${revokedNote(revoked)}.`,
+    );
     return replacement;
   });
   await endStreamsOfEndedSessions(db, [user.id]);
+  await notifyRecipients(db, [user.id]);
   return session;
+}
+
+/** "; revoked 2 API tokens" for an audit entry or a notice, or nothing when none was revoked. */
+export function revokedNote(names: string[]): string {
+  if (names.length === 0) return '';
+  return `; revoked ${names.length} API token${names.length === 1 ? '' : 's'} (${names.map((name) => `"${name}"`).join(', ')})`;
+}
+
+/**
+ * Re-authentication: the signed-in person gives their password or a one-time code from an authenticator app, and
+ * account-security changes are open to this session for REAUTHENTICATION_WINDOW_MS (plugins/access.ts). Wrong
+ * passwords count toward the lockout and wrong codes toward the second-step count, as at sign-in.
+ */
+export async function reauthenticate(
+  db: Db,
+  user: User,
+  sessionId: string,
+  input: ReauthenticateInput,
+  client: Client,
+  policy: LockoutPolicy,
+  rp: RelyingParty,
+): Promise<void> {
+  await consumeRateLimit(db, REAUTHENTICATE_PER_USER, user.id);
+  if (input.password !== undefined) {
+    await checkOwnPassword(
+      db,
+      user,
+      input.password,
+      client,
+      policy,
+      sessionId,
+      REAUTHENTICATION_MESSAGES.wrongPassword,
+    );
+  } else {
+    const hasApp = (await secondStepMethods(db, user.id)).includes('totp');
+    if (!hasApp) throw badRequest('You have no authenticator app: confirm with your password.');
+    await checkSecondStepCounted(db, user, { code: input.code ?? '' }, rp, client, policy, async () => {
+      await deleteSession(db, sessionId);
+      await endStreamsOfEndedSessions(db, [user.id]);
+      return unauthorized(SIGNED_OUT_AFTER_WRONG_CODES);
+    });
+  }
+  await markSessionAuthenticated(db, sessionId, nowIso());
 }

@@ -55,8 +55,9 @@ export const LOGIN_PER_ADDRESS: RateLimit = {
 };
 
 /**
- * Failed sign-ins for one account from one address: plenty for typos, too few for guessing. Only failures
- * count, so someone signing in and out all day is never locked out by it.
+ * Failed sign-ins of one account from one address (the pair): plenty for typos, too few for guessing. Only
+ * failures count, so someone signing in and out all day is never held back by it, and only the failing pair
+ * waits: other accounts from the same address, and the same account from elsewhere, sign in as usual.
  */
 export const LOGIN_FAILURES_PER_ACCOUNT: RateLimit = {
   name: 'login-failures',
@@ -78,4 +79,28 @@ export const PASSWORD_CHANGE_PER_USER: RateLimit = {
   max: 10,
   windowMs: 15 * MINUTE,
   message: 'Too many password changes. Please wait 15 minutes and try again.',
+};
+
+/** Second steps (code, recovery code, passkey) from one address: a class behind one address still passes. */
+export const SECOND_STEP_PER_ADDRESS: RateLimit = {
+  name: 'second-step-ip',
+  max: 120,
+  windowMs: MINUTE,
+  message: 'Too many sign-in codes from your network. Please wait a minute and try again.',
+};
+
+/** Second steps of one account, right or wrong, whatever the address: a person needs one per sign-in. */
+export const SECOND_STEP_PER_ACCOUNT: RateLimit = {
+  name: 'second-step-account',
+  max: 20,
+  windowMs: 15 * MINUTE,
+  message: 'Too many sign-in codes for this account. Please wait 15 minutes and try again.',
+};
+
+/** Confirming one's password or code before an account-security change, per user. */
+export const REAUTHENTICATE_PER_USER: RateLimit = {
+  name: 'reauthenticate',
+  max: 10,
+  windowMs: 15 * MINUTE,
+  message: 'Too many attempts to confirm it is you. Please wait 15 minutes and try again.',
 };

@@ -19,7 +19,9 @@ import type { User } from '../../db/schema';
 import { AppError, badRequest, notFound } from '../../errors';
 import { recordLoginEvent } from '../activity/activity.service';
 import { recordAudit } from '../audit/audit.service';
-import { endStreamsOfEndedSessions } from '../notifications/notifications.hub';
+import { endStreamsOfEndedSessions, notifyRecipients } from '../notifications/notifications.hub';
+import { insertNotifications } from '../notifications/notifications.service';
+import { revokeAllApiTokensOf } from '../../plugins/api-tokens.repository';
 import { getSecondFactorPolicy, policyApplies } from '../settings/settings.service';
 import {
   clearSecondFactorDue,
@@ -68,6 +70,21 @@ export function relyingPartyOf(origin: string): RelyingParty {
 export type RelyingPartyFor = (origin: string | undefined) => RelyingParty;
 
 const ENROLMENT_MS = 10 * 60 * 1000;
+
+/** The kind of the bell notification that tells a person of a change to their account's security. */
+export const ACCOUNT_SECURITY_NOTIFICATION = 'account-security';
+
+/**
+ * Tells the account's owner in the bell of a change to its security, in the change's transaction (call
+ * notifyRecipients after the commit), so a change made from a stolen session is seen in every other one.
+ */
+export function tellOwner(trx: DbOrTrx, userId: string, message: string): Promise<void> {
+  return insertNotifications(trx, [userId], {
+    kind: ACCOUNT_SECURITY_NOTIFICATION,
+    message: `${message} If this was not you, change your password and end your other sessions in Settings.`,
+    link: '/settings',
+  });
+}
 const SECURITY_SCREEN = 'Settings';
 const TOTP_TOLERANCE_SECONDS = 30;
 
@@ -131,12 +148,24 @@ async function issueRecoveryCodes(db: DbOrTrx, userId: string): Promise<string[]
   return codes;
 }
 
-/** New recovery codes replace the old ones (audited in the sign-in log as well). */
+/** New recovery codes replace the old ones (audited; the owner is told in the bell). */
 export async function renewRecoveryCodes(db: Db, user: User): Promise<string[]> {
-  if ((await countSecondFactors(db, user.id)) === 0) {
-    throw badRequest('Add a second factor first: recovery codes stand in for one.');
-  }
-  return issueRecoveryCodes(db, user.id);
+  const codes = await db.transaction().execute(async (trx) => {
+    if ((await countSecondFactors(trx, user.id)) === 0) {
+      throw badRequest('Add a second factor first: recovery codes stand in for one.');
+    }
+    const issued = await issueRecoveryCodes(trx, user.id);
+    await recordAudit(trx, {
+      actor: user.email,
+      action: 'renew recovery codes',
+      details: `Renewed their ${RECOVERY_CODE_COUNT} recovery codes (the old ones no longer work)`,
+      screen: SECURITY_SCREEN,
+    });
+    await tellOwner(trx, user.id, 'New recovery codes were made for your account; the old ones no longer work.');
+    return issued;
+  });
+  await notifyRecipients(db, [user.id]);
+  return codes;
 }
 
 /** Uses a recovery code once; true when it was one of the person's unused codes. */
@@ -205,7 +234,7 @@ async function addFactor(
   client: { ip: string | null },
   fields: Partial<SecondFactorRow> & { kind: 'totp' | 'passkey'; label: string },
 ): Promise<{ factor: SecondFactor; recoveryCodes: string[] | null }> {
-  return db.transaction().execute(async (trx) => {
+  const added = await db.transaction().execute(async (trx) => {
     const first = (await countSecondFactors(trx, user.id)) === 0;
     const now = nowIso();
     const row: SecondFactorRow = {
@@ -232,8 +261,15 @@ async function addFactor(
       details: `Added ${row.kind === 'passkey' ? 'a passkey' : 'an authenticator app'} "${row.label}"`,
       screen: SECURITY_SCREEN,
     });
+    await tellOwner(
+      trx,
+      user.id,
+      `${row.kind === 'passkey' ? 'A passkey' : 'An authenticator app'} "${row.label}" was added to your account.`,
+    );
     return { factor: toFactor(row), recoveryCodes };
   });
+  await notifyRecipients(db, [user.id]);
+  return added;
 }
 
 export async function removeFactor(db: Db, user: User, id: string, client: { ip: string | null }): Promise<void> {
@@ -248,7 +284,13 @@ export async function removeFactor(db: Db, user: User, id: string, client: { ip:
       details: `Removed ${factor.kind === 'passkey' ? 'a passkey' : 'an authenticator app'} "${factor.label}"`,
       screen: SECURITY_SCREEN,
     });
+    await tellOwner(
+      trx,
+      user.id,
+      `${factor.kind === 'passkey' ? 'A passkey' : 'An authenticator app'} "${factor.label}" was removed from your account.`,
+    );
   });
+  await notifyRecipients(db, [user.id]);
 }
 
 // Passkeys (WebAuthn).
@@ -389,16 +431,50 @@ export async function activeSessions(db: Db, user: User, currentSessionId: strin
   }));
 }
 
-/** Ends one of the person's other sessions. */
+/** Ends one of the person's other sessions (audited; the owner is told in the bell). */
 export async function endSession(db: Db, user: User, currentSessionId: string, sessionId: string): Promise<void> {
   if (sessionId === currentSessionId) throw badRequest('This is the session you are using: sign out instead.');
-  if (!(await deleteSessionOf(db, user.id, sessionId))) throw notFound('No such session.');
+  await db.transaction().execute(async (trx) => {
+    if (!(await deleteSessionOf(trx, user.id, sessionId))) throw notFound('No such session.');
+    await recordAudit(trx, {
+      actor: user.email,
+      action: 'end own session',
+      details: 'Ended one of their other sessions',
+      screen: SECURITY_SCREEN,
+    });
+    await tellOwner(trx, user.id, 'One of your sessions was ended from Settings.');
+  });
   await endStreamsOfEndedSessions(db, [user.id]);
+  await notifyRecipients(db, [user.id]);
 }
 
-export async function endOtherSessions(db: Db, user: User, currentSessionId: string): Promise<void> {
-  await deleteUserSessions(db, user.id, currentSessionId);
+/**
+ * Ends every other session of the person and, unless told otherwise, revokes their API tokens (audited; the
+ * owner is told in the bell). Returns the names of the tokens revoked.
+ */
+export async function endOtherSessions(
+  db: Db,
+  user: User,
+  currentSessionId: string,
+  options: { revokeApiTokens: boolean },
+): Promise<string[]> {
+  const revoked = await db.transaction().execute(async (trx) => {
+    const now = nowIso();
+    await deleteUserSessions(trx, user.id, currentSessionId);
+    const names = options.revokeApiTokens ? await revokeAllApiTokensOf(trx, user.id, now) : [];
+    const tokens = names.length > 0 ? ` and revoked ${names.length} API token${names.length === 1 ? '' : 's'}` : '';
+    await recordAudit(trx, {
+      actor: user.email,
+      action: 'end own sessions',
+      details: `Ended all their other sessions${tokens}${names.length > 0 ? ` (${names.map((name) => `"${name}"`).join(', ')})` : ''}`,
+      screen: SECURITY_SCREEN,
+    });
+    await tellOwner(trx, user.id, `All your other sessions were ended${tokens}.`);
+    return names;
+  });
   await endStreamsOfEndedSessions(db, [user.id]);
+  await notifyRecipients(db, [user.id]);
+  return revoked;
 }
 
 /** The pending sign-in's row id for a cookie token. */

@@ -1,6 +1,7 @@
 import {
   accountSecuritySchema,
   activeSessionsSchema,
+  endOtherSessionsInputSchema,
   enrolledSchema,
   factorIdParamsSchema,
   okSchema,
@@ -32,6 +33,12 @@ import {
   type RelyingPartyFor,
 } from './second-factor.service';
 
+/**
+ * A change to account security: never with an API token, and only within REAUTHENTICATION_WINDOW_MS of the
+ * session's last password or second factor (plugins/access.ts; docs/security.md, "Re-authentication").
+ */
+const CHANGE = { access: 'signedIn', beforeSecondFactor: true, accountSecurity: 'change' } as const;
+
 const sessionIdOf = (request: FastifyRequest): string => {
   if (!request.sessionId) throw unauthorized();
   return request.sessionId;
@@ -45,7 +52,7 @@ export const securityRoutes: FastifyPluginAsyncZod<{ db: Db; relyingParty: Relyi
   app.get(
     '',
     {
-      config: { access: 'signedIn', beforeSecondFactor: true },
+      config: { access: 'signedIn', beforeSecondFactor: true, accountSecurity: 'read' },
       schema: {
         tags: ['security'],
         operationId: 'getAccountSecurity',
@@ -61,7 +68,7 @@ export const securityRoutes: FastifyPluginAsyncZod<{ db: Db; relyingParty: Relyi
   app.post(
     '/totp',
     {
-      config: { access: 'signedIn', beforeSecondFactor: true },
+      config: CHANGE,
       schema: {
         tags: ['security'],
         operationId: 'startTotpEnrolment',
@@ -78,7 +85,7 @@ export const securityRoutes: FastifyPluginAsyncZod<{ db: Db; relyingParty: Relyi
   app.post(
     '/totp/confirm',
     {
-      config: { access: 'signedIn', beforeSecondFactor: true },
+      config: CHANGE,
       schema: {
         tags: ['security'],
         operationId: 'confirmTotpEnrolment',
@@ -101,7 +108,7 @@ export const securityRoutes: FastifyPluginAsyncZod<{ db: Db; relyingParty: Relyi
   app.post(
     '/passkeys/options',
     {
-      config: { access: 'signedIn', beforeSecondFactor: true },
+      config: CHANGE,
       schema: {
         tags: ['security'],
         operationId: 'getPasskeyRegistrationOptions',
@@ -123,7 +130,7 @@ export const securityRoutes: FastifyPluginAsyncZod<{ db: Db; relyingParty: Relyi
   app.post(
     '/passkeys',
     {
-      config: { access: 'signedIn', beforeSecondFactor: true },
+      config: CHANGE,
       schema: {
         tags: ['security'],
         operationId: 'registerPasskey',
@@ -153,7 +160,7 @@ export const securityRoutes: FastifyPluginAsyncZod<{ db: Db; relyingParty: Relyi
   app.delete(
     '/factors/:id',
     {
-      config: { access: 'signedIn', beforeSecondFactor: true },
+      config: CHANGE,
       schema: {
         tags: ['security'],
         operationId: 'removeSecondFactor',
@@ -174,12 +181,14 @@ export const securityRoutes: FastifyPluginAsyncZod<{ db: Db; relyingParty: Relyi
   app.post(
     '/recovery-codes',
     {
-      config: { access: 'signedIn', beforeSecondFactor: true },
+      config: CHANGE,
       schema: {
         tags: ['security'],
         operationId: 'renewRecoveryCodes',
         summary: 'New recovery codes',
-        description: 'Ten new recovery codes replace the old ones, shown this once; 400 without a second factor.',
+        description:
+          'Ten new recovery codes replace the old ones, shown this once; 400 without a second factor. Audited; you ' +
+          'are told in the bell. Needs a recent re-authentication (403 `reauthentication-required`).',
         response: { 200: recoveryCodesSchema },
       },
     },
@@ -189,7 +198,7 @@ export const securityRoutes: FastifyPluginAsyncZod<{ db: Db; relyingParty: Relyi
   app.get(
     '/sessions',
     {
-      config: { access: 'signedIn', beforeSecondFactor: true },
+      config: { access: 'signedIn', beforeSecondFactor: true, accountSecurity: 'read' },
       schema: {
         tags: ['security'],
         operationId: 'listMySessions',
@@ -205,7 +214,7 @@ export const securityRoutes: FastifyPluginAsyncZod<{ db: Db; relyingParty: Relyi
   app.delete(
     '/sessions/:id',
     {
-      config: { access: 'signedIn', beforeSecondFactor: true },
+      config: CHANGE,
       schema: {
         tags: ['security'],
         operationId: 'endMySession',
@@ -224,18 +233,24 @@ export const securityRoutes: FastifyPluginAsyncZod<{ db: Db; relyingParty: Relyi
   app.post(
     '/sessions/end-others',
     {
-      config: { access: 'signedIn', beforeSecondFactor: true },
+      config: CHANGE,
       schema: {
         tags: ['security'],
         operationId: 'endMyOtherSessions',
         summary: 'End all your other sessions',
-        description: 'Signs out every other browser of yours; this one stays signed in.',
-        response: { 200: okSchema },
+        description:
+          'Signs out every other browser of yours; this one stays signed in. Unless `revokeApiTokens` is false it ' +
+          'also revokes your API tokens; the answer says how many. Audited; you are told in the bell. Needs a recent ' +
+          're-authentication (403 `reauthentication-required`).',
+        body: endOtherSessionsInputSchema.nullish(),
+        response: { 200: z.object({ ok: z.literal(true), revokedApiTokens: z.number().int() }) },
       },
     },
     async (request) => {
-      await endOtherSessions(db, currentUser(request), sessionIdOf(request));
-      return { ok: true as const };
+      const revoked = await endOtherSessions(db, currentUser(request), sessionIdOf(request), {
+        revokeApiTokens: request.body?.revokeApiTokens ?? true,
+      });
+      return { ok: true as const, revokedApiTokens: revoked.length };
     },
   );
 };

@@ -17,7 +17,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
-import { currentUser } from '../../plugins/access';
+import { API_TOKEN_MESSAGES, currentUser, refuseApiToken } from '../../plugins/access';
 import { errorResponses } from '../../plugins/docs';
 import { toSessionUser } from './session-user';
 import { dashboardCounts, listManagedUsers, listPendingUsers, toManagedUser, userStats } from './users.repository';
@@ -88,16 +88,18 @@ export const usersRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
         operationId: 'updateUser',
         summary: 'Edit a user',
         description:
-          'Changes an approved account: names, designation, role (student/admin), disabled (audited). 404 for no such ' +
-          'user; 409 for a pending account, or when the change would disable or demote yourself or the last admin.',
+          'Changes an approved account: names, designation, role (student/admin), disabled (audited). Demoting or ' +
+          'disabling an admin revokes their API tokens. 404 for no such user; 409 for a pending account, or when the ' +
+          'change would disable or demote yourself or the last admin; 403 for a role change with an API token.',
         params: userIdParamsSchema,
         body: updateUserInputSchema,
         response: { 200: z.object({ user: managedUserSchema }), ...errorResponses(404, 409) },
       },
     },
-    async (request) => ({
-      user: toManagedUser(await updateUser(db, currentUser(request), request.params.id, request.body)),
-    }),
+    async (request) => {
+      if (request.body.role !== undefined) refuseApiToken(request, API_TOKEN_MESSAGES.roleGrant);
+      return { user: toManagedUser(await updateUser(db, currentUser(request), request.params.id, request.body)) };
+    },
   );
 
   app.get(
@@ -123,15 +125,18 @@ export const usersRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { db }
         tags: ['users'],
         operationId: 'approveUser',
         summary: 'Approve a registration',
-        description: 'Approves a pending account as student or admin (audited); 409 when it is no longer pending.',
+        description:
+          'Approves a pending account as student or admin (audited); 409 when it is no longer pending. An API token ' +
+          'may approve trainees but not admins (403).',
         params: userIdParamsSchema,
         body: approveUserInputSchema,
         response: { 200: z.object({ user: sessionUserSchema }), ...errorResponses(404, 409) },
       },
     },
-    async (request) => ({
-      user: toSessionUser(await approveUser(db, currentUser(request), request.params.id, request.body)),
-    }),
+    async (request) => {
+      if (request.body.role === 'admin') refuseApiToken(request, API_TOKEN_MESSAGES.roleGrant);
+      return { user: toSessionUser(await approveUser(db, currentUser(request), request.params.id, request.body)) };
+    },
   );
 
   app.delete(

@@ -6,6 +6,7 @@ import type { User } from '../../db/schema';
 import { conflict, forbidden, notFound } from '../../errors';
 import { recordAudit } from '../audit/audit.service';
 import { deleteUserSessions } from '../../plugins/sessions.repository';
+import { revokeAllApiTokensOf } from '../../plugins/api-tokens.repository';
 import { endStreamsOfEndedSessions, notifyRecipients } from '../notifications/notifications.hub';
 import { markRegistrationHandled } from '../notifications/notifications.service';
 import {
@@ -149,10 +150,18 @@ export async function updateUser(
     if (changes.length === 0) return user;
     const updated = await updateUserFields(trx, id, {
       ...next,
-      ...(enabling ? { failed_attempts: 0, locked_until: null } : {}),
+      ...(enabling
+        ? { failed_attempts: 0, locked_until: null, second_step_failures: 0, second_step_failed_at: null }
+        : {}),
       updated_at: nowIso(),
     });
     if (disabling) await deleteUserSessions(trx, id);
+    // A demoted or disabled admin's tokens are revoked, not merely dormant: a later promotion or enabling must not
+    // bring them back (docs/security.md, "API tokens").
+    if (demoting || (disabling && user.role === 'admin')) {
+      const revoked = await revokeAllApiTokensOf(trx, id, nowIso());
+      if (revoked.length > 0) changes.push(`revoked ${revoked.length} API token${revoked.length === 1 ? '' : 's'}`);
+    }
     disabled = disabling;
     await recordAudit(trx, {
       actor: actor.email,
