@@ -1,7 +1,7 @@
 import { inflateSync } from 'node:zlib';
 import { PDFDict, PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { certificatePdf, drawableText, MISSING_GLYPH } from './certificate-pdf';
+import { certificatePdf, drawableText, MISSING_GLYPH, scenarioLines } from './certificate-pdf';
 
 const content = (holderName: string, pathName = 'Phishing triage') => ({
   holderName,
@@ -58,5 +58,28 @@ describe('certificate PDF', () => {
   it('composes a letter and its separate accent into the letter the font has', () => {
     const drawn = drawableText('Zoe\u0308', (codePoint) => codePoint < 0x0300);
     expect(drawn).toBe('Zoë');
+  });
+
+  it("lists the path's scenarios with the holder's best score on each", async () => {
+    const scenarios = [
+      { name: 'Voicemail lure', bestPercent: 92 },
+      { name: 'Zoë’s relay', bestPercent: null },
+    ];
+    expect(scenarioLines(scenarios)).toEqual(['Voicemail lure: 92 %', 'Zoë’s relay: no score recorded']);
+    const { text } = await streamsOf(await certificatePdf({ ...content('Ann Lee'), scenarios }));
+    // Each character drawn is in the font's ToUnicode map; the score's digits among them.
+    for (const char of new Set('Voicemail lure: 92 % Zoë’s relay no score recorded'.replace(/ /g, '')))
+      expect(text, char).toContain(`<${unicodeHex(char)}>`);
+  });
+
+  it('counts the scenarios past the fifth line instead of running into the verification link', () => {
+    const many = Array.from({ length: 8 }, (_, index) => ({ name: `Scenario ${index + 1}`, bestPercent: 80 }));
+    expect(scenarioLines(many)).toEqual([
+      'Scenario 1: 80 %',
+      'Scenario 2: 80 %',
+      'Scenario 3: 80 %',
+      'Scenario 4: 80 %',
+      'and 4 more scenarios',
+    ]);
   });
 });

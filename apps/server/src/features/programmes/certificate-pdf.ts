@@ -55,6 +55,20 @@ export interface CertificateContent {
   /** Absolute verification address. */
   verifyUrl: string;
   revoked: boolean;
+  /** The path's scenarios, in order, with the holder's best score on each (null: none recorded). */
+  scenarios?: ReadonlyArray<{ name: string; bestPercent: number | null }>;
+}
+
+/** At most this many scenario lines fit between the date and the verification link; the rest are counted. */
+const SCENARIO_LINES = 5;
+
+/** "Phishing triage: 92 %", one line per scenario; past SCENARIO_LINES the last line counts the others. */
+export function scenarioLines(scenarios: CertificateContent['scenarios'] = []): string[] {
+  const line = (scenario: { name: string; bestPercent: number | null }) =>
+    `${scenario.name}: ${scenario.bestPercent === null ? 'no score recorded' : `${scenario.bestPercent} %`}`;
+  if (scenarios.length <= SCENARIO_LINES) return scenarios.map(line);
+  const shown = scenarios.slice(0, SCENARIO_LINES - 1).map(line);
+  return [...shown, `and ${scenarios.length - shown.length} more scenarios`];
 }
 
 export async function certificatePdf(content: CertificateContent): Promise<Buffer> {
@@ -96,16 +110,18 @@ export async function certificatePdf(content: CertificateContent): Promise<Buffe
   centred('This certifies that', 390, 14);
   centred(content.holderName, 345, 30, bold);
   centred('has completed the learning path', 305, 14);
-  centred(content.pathName, 265, 24, bold, accent);
+  centred(content.pathName, 268, 24, bold, accent);
   const issued = new Date(content.issuedAt).toLocaleDateString('en-GB', {
     day: 'numeric',
     month: 'long',
     year: 'numeric',
     timeZone: 'UTC',
   });
-  centred(`Issued ${issued}`, 215, 14);
-  if (content.revoked) centred('REVOKED: this certificate is no longer valid', 180, 14, bold, rgb(0.7, 0.1, 0.1));
-  centred('Verify this certificate at', 110, 11);
-  centred(content.verifyUrl, 90, 12, bold, accent);
+  centred(`Issued ${issued}`, 225, 14);
+  // The scenarios the path holds, each with the holder's best score.
+  scenarioLines(content.scenarios).forEach((line, index) => centred(line, 195 - index * 14, 10));
+  centred('Verify this certificate at', 100, 11);
+  centred(content.verifyUrl, 82, 12, bold, accent);
+  if (content.revoked) centred('REVOKED: this certificate is no longer valid', 50, 14, bold, rgb(0.7, 0.1, 0.1));
   return Buffer.from(await pdf.save());
 }

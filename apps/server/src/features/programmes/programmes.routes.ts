@@ -71,6 +71,7 @@ import {
   pathDetail,
   pathList,
   readableCertificate,
+  certificateScenarios,
   revoke,
   verify,
 } from './programmes.service';
@@ -432,6 +433,7 @@ export const programmesRoutes: FastifyPluginAsyncZod<{ db: Db; noticeChecks?: bo
         issuedAt: row.issued_at,
         verifyUrl: `${app.config.publicOrigin}/verify/${row.code}`,
         revoked: row.revoked_at !== null,
+        scenarios: await certificateScenarios(db, row),
       });
       return sendAttachment(reply, {
         mediaType: 'application/pdf',

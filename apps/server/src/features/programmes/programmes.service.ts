@@ -350,6 +350,20 @@ async function pathProgress(db: DbOrTrx, userId: string, pathId: string) {
   return { steps, outcomes, passed, complete: steps.length > 0 && passed.every(Boolean) };
 }
 
+/** The path's scenarios as a certificate lists them: in path order, each with the holder's best percent. */
+export async function certificateScenarios(
+  db: Db,
+  certificate: Pick<CertificateRow, 'user_id' | 'path_id'>,
+): Promise<Array<{ name: string; bestPercent: number | null }>> {
+  const { steps, outcomes } = await pathProgress(db, certificate.user_id, certificate.path_id);
+  return steps.map((step) => {
+    const percents = (outcomes?.get(step.scenario_id) ?? [])
+      .map((run) => run.percent)
+      .filter((percent): percent is number => percent !== null);
+    return { name: step.scenario_name, bestPercent: percents.length > 0 ? Math.max(...percents) : null };
+  });
+}
+
 /**
  * The path with the viewer's progress. A certificate is issued when the run that completes the path ends
  * (`awardCertificates`); reading the path issues it too when that was missed (a path edited so that the viewer
