@@ -9,7 +9,7 @@ export function AnalystSkillsTable({ skills, emptyText }: { skills: SkillScore[]
   const attempted = skills.filter((skill) => skill.attempts > 0);
   if (attempted.length === 0) return <Text c="dimmed">{emptyText}</Text>;
   return (
-    <Table.ScrollContainer minWidth={320} scrollAreaProps={focusableScroll('Analyst skills')}>
+    <Table.ScrollContainer minWidth={320} scrollAreaProps={focusableScroll('Analyst skills table')}>
       <Table withTableBorder verticalSpacing={6} fz="sm">
         <Table.Thead>
           <Table.Tr>

@@ -73,7 +73,7 @@ function ArtifactFields({
     <Paper withBorder radius="md" p="sm" data-field={`artifacts[${index}]`} tabIndex={-1}>
       <Stack gap="xs">
         <Group justify="space-between" wrap="nowrap">
-          <Title order={4} size="h6">
+          <Title order={3} size="h6">
             Artifact {index + 1}
             {toGrade ? ' (the one to grade)' : ''}
           </Title>

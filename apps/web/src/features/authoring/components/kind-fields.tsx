@@ -202,7 +202,7 @@ export function OptionFields({
   );
   return (
     <Stack gap="xs">
-      <Title order={3} size="h5">
+      <Title order={2} size="h5">
         {step.kind === 'rank' ? 'Items, in the right order (most important first)' : 'Options'}
       </Title>
       <ListProblem path="options" />
@@ -388,7 +388,7 @@ export function ExtractFields({ step, onEdit }: { step: DraftStep; onEdit: StepP
   const fields = step.fields ?? [];
   return (
     <Stack gap="xs">
-      <Title order={3} size="h5">
+      <Title order={2} size="h5">
         Fields to fill
       </Title>
       <ListProblem path="fields" />
@@ -411,7 +411,7 @@ export function AchFields({ step, onEdit }: { step: DraftStep; onEdit: StepPatch
   const setHypotheses = (next: string[], rows = evidence) => onEdit({ hypotheses: next, evidence: rows });
   return (
     <Stack gap="sm">
-      <Title order={3} size="h5">
+      <Title order={2} size="h5">
         Hypotheses
       </Title>
       <ListProblem path="hypotheses" />
@@ -459,7 +459,7 @@ export function AchFields({ step, onEdit }: { step: DraftStep; onEdit: StepPatch
         onChange={(value) => value !== null && onEdit({ best: Number(value) })}
         {...best}
       />
-      <Title order={3} size="h5">
+      <Title order={2} size="h5">
         Evidence and its marks (key)
       </Title>
       <ListProblem path="evidence" />
@@ -579,7 +579,7 @@ export function WriteFields({ step, onEdit }: { step: DraftStep; onEdit: StepPat
         onChange={(values) => setChecks({ must_mention: values.length > 0 ? values : undefined })}
         {...mustMention}
       />
-      <Title order={3} size="h5">
+      <Title order={2} size="h5">
         Rubric
       </Title>
       <ListProblem path="rubric" />
@@ -647,7 +647,7 @@ export function FlowFields({
   const belowNext = useField('below.next_step');
   return (
     <Stack gap="xs">
-      <Title order={3} size="h5">
+      <Title order={2} size="h5">
         Way on
       </Title>
       <Select

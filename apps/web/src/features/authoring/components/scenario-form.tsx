@@ -90,7 +90,7 @@ function Fields({
       <Text size="sm" c="dimmed">
         A completed run passes at 70 %; the checker makes sure the best answers reach it.
       </Text>
-      <Title order={3} size="h5">
+      <Title order={2} size="h5">
         Sources
       </Title>
       <ListProblem path="sources" />

@@ -166,7 +166,7 @@ export const StepForm = memo(function StepForm({ step, index, steps, problems, o
           </>
         )}
         <Divider />
-        <Title order={3} size="h5">
+        <Title order={2} size="h5">
           Artifacts
         </Title>
         <ArtifactsEditor
