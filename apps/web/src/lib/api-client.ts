@@ -1,20 +1,36 @@
-import type { ApiError as ApiErrorBody } from '@tradecraft/shared';
+import { REAUTHENTICATION_REQUIRED, type ApiError as ApiErrorBody } from '@tradecraft/shared';
 
-/** A failed API call: `message` is the server's readable `error`, ready to show. */
+/** A failed API call: `message` is the server's readable `error`, ready to show; `code` names a few on purpose. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
     readonly issues: ApiErrorBody['issues'] = [],
+    readonly code?: string,
   ) {
     super(message);
     this.name = 'ApiError';
   }
 }
 
+/** Asks the person to confirm it is them (password or code); true once the server took it. */
+type ReauthenticationHandler = () => Promise<boolean>;
+let reauthenticationHandler: ReauthenticationHandler | null = null;
+
+/**
+ * While a screen that changes account security is shown, it answers the server's "confirm it is you" (403 with
+ * `code: reauthentication-required`): the request is sent again once the person has confirmed. Returns the undo.
+ */
+export function setReauthenticationHandler(handler: ReauthenticationHandler): () => void {
+  reauthenticationHandler = handler;
+  return () => {
+    if (reauthenticationHandler === handler) reauthenticationHandler = null;
+  };
+}
+
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-async function request<T>(method: Method, url: string, body?: unknown): Promise<T> {
+async function request<T>(method: Method, url: string, body?: unknown, retried = false): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   let payload: BodyInit | undefined;
   if (body instanceof FormData) {
@@ -40,11 +56,16 @@ async function request<T>(method: Method, url: string, body?: unknown): Promise<
     }
   }
   if (!response.ok) {
-    const error = (data as Partial<ApiErrorBody> | undefined)?.error;
+    const { error, issues, code } = (data ?? {}) as Partial<ApiErrorBody> & { code?: unknown };
+    const known = typeof code === 'string' ? code : undefined;
+    if (response.status === 403 && known === REAUTHENTICATION_REQUIRED && !retried && reauthenticationHandler) {
+      if (await reauthenticationHandler()) return request<T>(method, url, body, true);
+    }
     throw new ApiError(
       response.status,
       typeof error === 'string' && error ? error : `The server answered ${response.status}. Please try again.`,
-      (data as Partial<ApiErrorBody> | undefined)?.issues ?? [],
+      issues ?? [],
+      known,
     );
   }
   return data as T;

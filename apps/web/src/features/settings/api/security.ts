@@ -65,7 +65,11 @@ export const useEndSession = () =>
   );
 
 export const useEndOtherSessions = () =>
-  useSecurityMutation(() => api.post<{ ok: true }>('/api/security/sessions/end-others'), [sessionsKey]);
+  useSecurityMutation(
+    (input: { revokeApiTokens: boolean }) =>
+      api.post<{ ok: true; revokedApiTokens: number }>('/api/security/sessions/end-others', input),
+    [sessionsKey, ['api-tokens']],
+  );
 
 export function useSecondFactorPolicy(enabled: boolean) {
   return useQuery({

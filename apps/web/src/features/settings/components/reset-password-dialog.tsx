@@ -1,7 +1,8 @@
 import { passwordChangeInputSchema } from '@tradecraft/shared';
-import { Alert, Button, Group, Modal, PasswordInput, Stack, Text } from '@mantine/core';
+import { Alert, Button, Checkbox, Group, Modal, PasswordInput, Stack, Text } from '@mantine/core';
 import { IconAlertCircle, IconCircleCheck } from '@tabler/icons-react';
-import { useEffect, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
+import { useSession } from '../../../lib/session';
 import { useFormFields } from '../../../ui/use-form-fields';
 import { NewPasswordFields } from '../../../ui/new-password-fields';
 import { useChangePassword } from '../api/change-password';
@@ -15,6 +16,9 @@ const EMPTY = { currentPassword: '', newPassword: '', confirmPassword: '' };
 function ResetPasswordForm({ onClose }: { onClose: () => void }) {
   const { values, fieldErrors, set, validate } = useFormFields(EMPTY);
   const change = useChangePassword();
+  // Only admins hold API tokens; for them the change revokes the tokens unless they keep them.
+  const isAdmin = useSession().user?.role === 'admin';
+  const [revokeApiTokens, setRevokeApiTokens] = useState(true);
 
   useEffect(() => {
     if (!change.isSuccess) return;
@@ -28,7 +32,7 @@ function ResetPasswordForm({ onClose }: { onClose: () => void }) {
     change.reset();
     const input = validate(passwordChangeInputSchema);
     if (!input) return;
-    change.mutate(input);
+    change.mutate({ ...input, revokeApiTokens: isAdmin ? revokeApiTokens : true });
   };
 
   return (
@@ -57,6 +61,14 @@ function ResetPasswordForm({ onClose }: { onClose: () => void }) {
           data-autofocus
         />
         <NewPasswordFields values={values} errors={fieldErrors} set={set} />
+        {isAdmin && (
+          <Checkbox
+            label="Also revoke my API tokens"
+            description="Scripts that use them stop working until you give them new tokens."
+            checked={revokeApiTokens}
+            onChange={(event) => setRevokeApiTokens(event.currentTarget.checked)}
+          />
+        )}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             Cancel

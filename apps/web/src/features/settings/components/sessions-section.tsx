@@ -1,4 +1,6 @@
-import { Badge, Button, Group, Stack, Text } from '@mantine/core';
+import { Badge, Button, Checkbox, Group, Stack, Text } from '@mantine/core';
+import { useState } from 'react';
+import { useSession } from '../../../lib/session';
 import { IconDevices } from '@tabler/icons-react';
 import { useActiveSessions, useEndOtherSessions, useEndSession } from '../api/security';
 import { formatDateTime, formatRelative } from '../../../lib/dates';
@@ -8,6 +10,9 @@ export function SessionsSection() {
   const sessions = useActiveSessions();
   const endOne = useEndSession();
   const endOthers = useEndOtherSessions();
+  // Only admins hold API tokens; for them ending the other sessions revokes the tokens unless they keep them.
+  const isAdmin = useSession().user?.role === 'admin';
+  const [revokeApiTokens, setRevokeApiTokens] = useState(true);
   const list = sessions.data?.sessions ?? [];
   const others = list.filter((session) => !session.current).length;
   return (
@@ -49,15 +54,34 @@ export function SessionsSection() {
           </Group>
         ))}
       </Stack>
-      <Group>
+      {endOthers.error && (
+        <Text size="sm" c="red" role="alert">
+          {endOthers.error.message}
+        </Text>
+      )}
+      {endOthers.isSuccess && (
+        <Text size="sm" role="status">
+          {endOthers.data.revokedApiTokens > 0
+            ? `Other sessions ended; ${endOthers.data.revokedApiTokens} API token${endOthers.data.revokedApiTokens === 1 ? '' : 's'} revoked.`
+            : 'Other sessions ended.'}
+        </Text>
+      )}
+      <Group gap="md" wrap="wrap">
         <Button
           variant="default"
-          disabled={others === 0}
+          disabled={others === 0 && !(isAdmin && revokeApiTokens)}
           loading={endOthers.isPending}
-          onClick={() => endOthers.mutate()}
+          onClick={() => endOthers.mutate({ revokeApiTokens: isAdmin ? revokeApiTokens : true })}
         >
-          End all other sessions
+          {isAdmin && revokeApiTokens ? 'End all other sessions and revoke API tokens' : 'End all other sessions'}
         </Button>
+        {isAdmin && (
+          <Checkbox
+            label="Also revoke my API tokens"
+            checked={revokeApiTokens}
+            onChange={(event) => setRevokeApiTokens(event.currentTarget.checked)}
+          />
+        )}
       </Group>
     </Stack>
   );

@@ -15,6 +15,7 @@ import { IconKey, IconMoon, IconPalette } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { usePreferences } from '../../../ui/preferences';
 import { ACCENT_ORDER, ACCENTS, type Accent } from '../../../ui/theme';
+import { ReauthenticateDialog } from '../components/reauthenticate-dialog';
 import { ResetPasswordDialog } from '../components/reset-password-dialog';
 import { SecondFactorSection } from '../components/second-factor-section';
 import { SessionsSection } from '../components/sessions-section';
@@ -112,6 +113,7 @@ export default function SettingsPage() {
       </Section>
 
       <ResetPasswordDialog opened={passwordOpened} onClose={password.close} />
+      <ReauthenticateDialog />
     </Stack>
   );
 }
