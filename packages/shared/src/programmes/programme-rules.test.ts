@@ -18,6 +18,12 @@ describe('assignment status', () => {
     expect(assignmentStatus({ ...none, failed: true, started: true }, null, now)).toBe('failed');
     expect(assignmentStatus(none, '2026-12-01T00:00:00.000Z', now)).toBe('not_started');
   });
+  it('is awaiting review, not failed, while a finished run waits for an instructor', () => {
+    expect(assignmentStatus({ ...none, awaitingReview: true, started: true }, null, now)).toBe('awaiting_review');
+    expect(assignmentStatus({ ...none, awaitingReview: true, failed: true, started: true }, null, now)).toBe(
+      'awaiting_review',
+    );
+  });
 });
 
 describe('path locks', () => {

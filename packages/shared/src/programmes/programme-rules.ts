@@ -1,12 +1,20 @@
 // The rules of training programmes that the server decides and the screens describe: an assignment's status,
 // a learning path's locks, and what an item analysis flags.
 
-export const ASSIGNMENT_STATUSES = ['not_started', 'in_progress', 'passed', 'failed', 'overdue'] as const;
+export const ASSIGNMENT_STATUSES = [
+  'not_started',
+  'in_progress',
+  'awaiting_review',
+  'passed',
+  'failed',
+  'overdue',
+] as const;
 export type AssignmentStatus = (typeof ASSIGNMENT_STATUSES)[number];
 
 export const ASSIGNMENT_STATUS_LABELS: Record<AssignmentStatus, string> = {
   not_started: 'Not started',
   in_progress: 'In progress',
+  awaiting_review: 'Awaiting review',
   passed: 'Passed',
   failed: 'Failed',
   overdue: 'Overdue',
@@ -23,19 +31,22 @@ export interface AssignmentWork {
   inProgress: boolean;
   /** A run started after it was given finished and did not pass. */
   failed: boolean;
+  /** A finished run waits for an instructor to grade a written answer: neither passed nor failed yet. */
+  awaitingReview?: boolean;
   /** Any run started after it was given. */
   started: boolean;
 }
 
 /**
  * An assignment's status for one trainee. Passed once met, whatever the date; otherwise overdue after the due
- * date; otherwise in progress (a run going, or part of a path done), failed (finished below the pass mark,
- * nothing going) or not started.
+ * date; otherwise in progress (a run going, or part of a path done), awaiting review (a finished run's written
+ * answer still to grade: not a fail), failed (finished below the pass mark, nothing going) or not started.
  */
 export function assignmentStatus(work: AssignmentWork, dueAt: string | null, now: string): AssignmentStatus {
   if (work.met) return 'passed';
   if (dueAt !== null && Date.parse(dueAt) < Date.parse(now)) return 'overdue';
   if (work.inProgress) return 'in_progress';
+  if (work.awaitingReview) return 'awaiting_review';
   if (work.failed) return 'failed';
   return work.started ? 'in_progress' : 'not_started';
 }

@@ -83,6 +83,8 @@ describe('gradeStep', () => {
   it('gives a second-best option its credit', () => {
     const graded = gradeStep(stepOf('pick'), { ...base, optionIndex: 1 }, plain);
     expect(graded.result).toMatchObject({ credit: 0.5, verdict: 'partial' });
+    // Its headline says partly right, never "Incorrect" (docs/scoring.md).
+    expect(graded.feedback).toMatch(/^Partly right: 0\.5 credit\. The best answer was: "Right one"/);
   });
 
   it('charges an opened hint on the first submission only, and pays nothing after a Retry', () => {

@@ -168,7 +168,14 @@ export function gradeStep(step: ScenarioStep, input: AnswerInput, context: Grade
       const chosen = step.options[fileOptionIndex];
       const correct = step.options[step.correct_option];
       decision = chosen?.text ?? '';
-      feedback = judgeAnswer(step, fileOptionIndex).feedback;
+      // A second-best option is partly right, never "Incorrect" (docs/scoring.md): its headline says so.
+      feedback =
+        raw > 0 && raw < 1
+          ? withExplanation(
+              `${headline(raw)} The best answer was: "${correct?.text ?? ''}"`,
+              chosen?.feedback?.trim() || null,
+            )
+          : judgeAnswer(step, fileOptionIndex).feedback;
       body = {
         kind: 'choice',
         chosenIndex: toShown(fileOptionIndex),

@@ -11,6 +11,8 @@ export interface RunOutcome {
   inProgress: boolean;
   passed: boolean;
   failed: boolean;
+  /** Finished, with a written answer still to grade: neither a pass nor a fail yet. */
+  awaitingReview: boolean;
   percent: number | null;
   result: RunResult;
 }
@@ -23,6 +25,7 @@ export function outcomeOf(run: RunFiguresRow): RunOutcome {
     inProgress: run.status === 'in_progress',
     passed: figures.result === 'Pass',
     failed: figures.result === 'Fail',
+    awaitingReview: figures.result === 'Awaiting review',
     percent: figures.completed ? figures.scorePercent : null,
     result: figures.result,
   };
@@ -56,19 +59,22 @@ export interface AssignmentProgress {
 
 /**
  * An assignment's progress for one trainee. `scenarioIds`: the scenario, or the path's scenarios in order.
- * Every scenario must be passed by a run started since the assignment was given.
+ * A scenario assignment must be passed by a run started since it was given. A learning path's assignment counts
+ * the passes the path page and its certificate count, whenever they happened, so the dashboard's card and the
+ * path page always say the same (docs/programmes.md).
  */
 export function assignmentProgress(
-  assignment: Pick<AssignmentRow, 'created_at' | 'due_at'>,
+  assignment: Pick<AssignmentRow, 'created_at' | 'due_at' | 'path_id'>,
   scenarioIds: readonly string[],
   outcomes: ReadonlyMap<string, RunOutcome[]> | undefined,
   now: string,
 ): AssignmentProgress {
-  const since = Date.parse(assignment.created_at);
+  const since = assignment.path_id !== null ? Number.NEGATIVE_INFINITY : Date.parse(assignment.created_at);
   let passed = 0;
   let started = false;
   let inProgress = false;
   let failed = false;
+  let awaitingReview = false;
   let bestPercent: number | null = null;
   let result: RunResult | null = null;
   let nextScenarioId: string | null = null;
@@ -85,6 +91,7 @@ export function assignmentProgress(
     started ||= counted.length > 0;
     inProgress ||= counted.some((run) => run.inProgress);
     failed ||= !passedHere && counted.some((run) => run.failed);
+    awaitingReview ||= !passedHere && counted.some((run) => run.awaitingReview);
     for (const run of counted) {
       if (run.percent !== null && (bestPercent === null || run.percent > bestPercent)) {
         bestPercent = run.percent;
@@ -97,7 +104,13 @@ export function assignmentProgress(
   const partial = !met && passed > 0;
   return {
     status: assignmentStatus(
-      { met, inProgress: inProgress || partial, failed: failed && !partial, started },
+      {
+        met,
+        inProgress: inProgress || partial,
+        failed: failed && !partial,
+        awaitingReview: awaitingReview && !partial,
+        started,
+      },
       assignment.due_at,
       now,
     ),

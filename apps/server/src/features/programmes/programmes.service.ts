@@ -639,7 +639,7 @@ export async function myAssignments(db: Db, viewer: User): Promise<MyAssignments
         : null,
     };
   });
-  const rank = { overdue: 0, in_progress: 1, not_started: 2, failed: 3, passed: 4 } as const;
+  const rank = { overdue: 0, in_progress: 1, awaiting_review: 2, not_started: 3, failed: 4, passed: 5 } as const;
   items.sort(
     (a, b) =>
       rank[a.status] - rank[b.status] ||

@@ -571,6 +571,27 @@ describe('training programmes', () => {
       expect((await call('GET', `/api/paths/${pathId}/certificates`)).json().items).toHaveLength(1);
     });
 
+    it("says on the dashboard's path card what the path page says, for a path passed before it was assigned", async () => {
+      const trainee = await t.userWithSession('student');
+      await playRight(first, trainee.cookie);
+      await playRight(second, trainee.cookie);
+      const created = await call('POST', '/api/paths', {
+        name: 'Passed before assigned',
+        description: 'Two cases',
+        scenarioIds: [first.id, second.id],
+      });
+      const pathId = created.json().id as string;
+      const page = (await call('GET', `/api/paths/${pathId}`, undefined, trainee.cookie)).json() as PathDetail;
+      expect(page.passedCount).toBe(2);
+      expect(page.certificate).not.toBeNull();
+      expect((await call('POST', '/api/assignments', { pathId, userIds: [trainee.user.id] })).statusCode).toBe(201);
+      expect((await mine(trainee.cookie)).items.find((e) => e.targetId === pathId)).toMatchObject({
+        status: 'passed',
+        progress: { passed: page.passedCount, total: page.steps.length },
+        next: null,
+      });
+    });
+
     it('issues the certificate and rings the bell as the run that completes the path ends', async () => {
       const trainee = await t.userWithSession('student', { first_name: 'Zoë', last_name: 'Łukasiewicz' });
       const only = await insertScenario(t.db, { name: 'Last step' });

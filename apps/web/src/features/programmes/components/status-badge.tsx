@@ -7,6 +7,7 @@ const COLORS: Record<AssignmentStatus, string> = {
   failed: 'red',
   overdue: 'red',
   in_progress: 'blue',
+  awaiting_review: 'indigo',
   not_started: 'gray',
 };
 

@@ -311,7 +311,7 @@ export default function SkillMapPage() {
         <Title order={1}>ATT&amp;CK Skill Map</Title>
         <Text c="dimmed">
           Your analyst skills and calibration, then every ATT&amp;CK technique met in training, in its tactic columns,
-          coloured by the share of answers that were right.
+          coloured by the share of first answers that were right.
         </Text>
       </div>
 
