@@ -262,3 +262,38 @@ test('admin tables keep their actions within reach at 1280 and 375 px; the dashb
   await expectAccessible(page);
   await shot(page, 'admin-dashboard-1280');
 });
+
+test('the end screen, the report, the skill map and the editor have no axe violation of any impact', async ({
+  page,
+}) => {
+  test.setTimeout(300_000);
+  const trainee = await seedUser();
+  await signInPage(page, trainee);
+  await page.goto(`/simulation/${scenarioId}`);
+  await expect(page.getByRole('heading', { level: 1, name: scenarioName })).toBeVisible({ timeout: 30_000 });
+  const runId = new URL(page.url()).searchParams.get('simId')!;
+  // One step answered, so every part of the end screen, the report and the skill map has something to show.
+  await page.getByRole('button', { name: 'Find every recipient and purge the message everywhere' }).click();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await expect(page.getByRole('heading', { level: 2, name: 'Contain the stolen session' })).toBeVisible({
+    timeout: 30_000,
+  });
+  await page.getByRole('button', { name: 'End Simulation' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'End Simulation' }).click();
+  await expect(page.getByRole('heading', { level: 2, name: 'Analyst skills' })).toBeVisible({ timeout: 30_000 });
+  await expectAccessible(page);
+
+  await page.goto(`/runs/${runId}/report`);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 30_000 });
+  await expectAccessible(page);
+
+  await page.goto('/skills');
+  await expect(page.getByRole('heading', { level: 2, name: 'Analyst skills' })).toBeVisible({ timeout: 30_000 });
+  await expectAccessible(page);
+
+  await page.context().clearCookies();
+  await signInAsAdmin(page);
+  await page.goto(`/admin/scenarios/${scenarioId}/edit`);
+  await expect(page.getByRole('heading', { level: 1, name: /^Edit: / })).toBeVisible({ timeout: 30_000 });
+  await expectAccessible(page);
+});
