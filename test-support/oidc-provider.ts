@@ -2,7 +2,8 @@
 // sign-on tests: the server's API tests drive its sign-in pages over HTTP, the browser tests click through them.
 // Its development sign-in page accepts any login name with any password; the name picks one of `accounts`.
 // The provider runs with oidc-provider's defaults: the only settings are what any client registration needs (the
-// client and its redirect URIs, which claims each scope releases, the accounts, a signing key). So, as OpenID
+// client and its redirect URIs, which claims each scope releases, the accounts, a signing key; and, when a test asks,
+// the `acr` values it offers, as a deployment with a second factor declares them). So, as OpenID
 // Connect Core says, the ID token carries `sub` and the protocol claims while `email`, `groups` and the names come
 // from the UserInfo endpoint.
 import { generateKeyPairSync } from 'node:crypto';
@@ -104,9 +105,15 @@ export async function startOidcProvider(
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     const interaction = /^\/interaction\/([\w-]+)$/.exec(request.url ?? '');
     if (request.method !== 'POST' || !interaction) return defaultHandler(request, response);
-    void finishLogin(provider, accounts, request, response).then((handled) => {
-      if (!handled) defaultHandler(request, response);
-    });
+    finishLogin(provider, accounts, request, response).then(
+      (handled) => {
+        if (!handled) void defaultHandler(request, response);
+      },
+      (error: unknown) => {
+        response.statusCode = 500;
+        response.end(String(error));
+      },
+    );
   });
   return {
     issuer,
