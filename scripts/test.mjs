@@ -1,5 +1,11 @@
 // `npm test`: type-check, lint (code, then the OpenAPI document), unit and API tests (SQLite, then PostgreSQL when TEST_DATABASE_URL is set),
-// then the browser tests against the production build. Ends with one line: `N passed, N failed`.
+// then the browser tests against the production build. Ends with one line: `N passed, N failed`, and says how long
+// each part took.
+//
+// `npm test -- --only sqlite,postgres` runs some parts only (typecheck, lint, api-lint, sqlite, postgres, server-sqlite,
+// browser; `server-sqlite` is the server's API suite alone on SQLite). CI runs every part on one Node and the parts
+// that depend on the Node version on the others (.ci/run). With TEST_TOTALS_FILE set, the counts are also appended
+// to that file as one `passed failed` line, for CI's closing total.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,12 +17,32 @@ const ci = process.env.CI === 'true' || process.env.CI === '1';
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'tradecraft-test-'));
 const totals = { passed: 0, failed: 0 };
 const failedSteps = [];
+const durations = [];
 
-function run(name, command, args, env = {}) {
+const PARTS = ['typecheck', 'lint', 'api-lint', 'sqlite', 'server-sqlite', 'postgres', 'browser'];
+const DEFAULT_PARTS = ['typecheck', 'lint', 'api-lint', 'sqlite', 'postgres', 'browser'];
+const onlyIndex = process.argv.indexOf('--only');
+const parts = onlyIndex >= 0 ? (process.argv[onlyIndex + 1] ?? '').split(',').filter(Boolean) : DEFAULT_PARTS;
+const unknown = parts.filter((part) => !PARTS.includes(part));
+if (unknown.length > 0 || parts.length === 0) {
+  console.error(`Unknown part(s): ${unknown.join(', ') || '(none given)'}. Parts: ${PARTS.join(', ')}.`);
+  process.exit(2);
+}
+const wanted = (part) => parts.includes(part);
+
+/** Runs one part, timed; a part that fails is named at the end. */
+function timed(name, work) {
   console.log(`\n=== ${name} ===`);
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
-  if (result.status !== 0) failedSteps.push(name);
-  return result.status === 0;
+  const started = Date.now();
+  const ok = work();
+  const seconds = Math.round((Date.now() - started) / 1000);
+  durations.push({ name, seconds, ok });
+  if (!ok) failedSteps.push(name);
+  return ok;
+}
+
+function spawn(command, args, env = process.env) {
+  return spawnSync(command, args, { cwd: root, stdio: 'inherit', env }).status === 0;
 }
 
 function countVitest(file) {
@@ -51,55 +77,66 @@ const vitest = path.join(root, 'node_modules/.bin/vitest');
 const withoutPg = { ...process.env };
 delete withoutPg.TEST_DATABASE_URL;
 
-run('type-check', 'npm', ['run', '--silent', 'typecheck']);
-run('lint', 'npm', ['run', '--silent', 'lint']);
-run('OpenAPI lint', 'npm', ['run', '--silent', 'lint:api']);
-
-const sqliteReport = path.join(reports, 'vitest-sqlite.json');
-console.log('\n=== unit and API tests (SQLite) ===');
-const sqlite = spawnSync(
-  vitest,
-  ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${sqliteReport}`],
-  {
-    cwd: root,
-    stdio: 'inherit',
-    env: withoutPg,
-  },
-);
-if (sqlite.status !== 0) failedSteps.push('unit and API tests (SQLite)');
-if (!countVitest(sqliteReport)) totals.failed += 1;
-
-if (process.env.TEST_DATABASE_URL) {
-  const pgReport = path.join(reports, 'vitest-postgres.json');
-  run('API tests (PostgreSQL)', vitest, [
-    'run',
-    '--project',
-    'server',
-    '--reporter=default',
-    '--reporter=json',
-    `--outputFile.json=${pgReport}`,
-  ]);
-  if (!countVitest(pgReport)) totals.failed += 1;
-} else if (ci) {
-  console.error('\nTEST_DATABASE_URL is not set: with CI=true the PostgreSQL run may not be skipped.');
-  failedSteps.push('API tests (PostgreSQL) missing');
-  totals.failed += 1;
-} else {
-  console.log('\n(TEST_DATABASE_URL is not set: the API suite ran on SQLite only.)');
+/** A Vitest run whose JSON report is counted; a run that leaves no report counts as one failure. */
+function vitestPart(name, projects, env) {
+  const report = path.join(reports, `vitest-${name.replace(/\W+/g, '-')}.json`);
+  return timed(name, () => {
+    const ok = spawn(
+      vitest,
+      [
+        'run',
+        ...projects.flatMap((project) => ['--project', project]),
+        '--reporter=default',
+        '--reporter=json',
+        `--outputFile.json=${report}`,
+      ],
+      env,
+    );
+    if (!countVitest(report)) totals.failed += 1;
+    return ok;
+  });
 }
 
-const playwrightReport = path.join(reports, 'playwright.json');
-run('build the web app', 'npm', ['run', '--silent', 'build']);
-run(
-  'browser tests',
-  path.join(root, 'node_modules/.bin/playwright'),
-  ['test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'],
-  {
-    PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport,
-  },
-);
-if (!countPlaywright(playwrightReport)) totals.failed += 1;
+console.log(`Node ${process.version}; parts: ${parts.join(', ')}`);
+if (wanted('typecheck')) timed('type-check', () => spawn('npm', ['run', '--silent', 'typecheck']));
+if (wanted('lint')) timed('lint', () => spawn('npm', ['run', '--silent', 'lint']));
+if (wanted('api-lint')) timed('OpenAPI lint', () => spawn('npm', ['run', '--silent', 'lint:api']));
 
+if (wanted('sqlite')) vitestPart('unit and API tests (SQLite)', ['shared', 'server', 'web'], withoutPg);
+if (wanted('server-sqlite')) vitestPart('API tests (SQLite)', ['server'], withoutPg);
+
+if (wanted('postgres')) {
+  if (process.env.TEST_DATABASE_URL) {
+    vitestPart('API tests (PostgreSQL)', ['server'], process.env);
+  } else if (ci) {
+    console.error('\nTEST_DATABASE_URL is not set: with CI=true the PostgreSQL run may not be skipped.');
+    failedSteps.push('API tests (PostgreSQL) missing');
+    totals.failed += 1;
+  } else {
+    console.log('\n(TEST_DATABASE_URL is not set: the API suite ran on SQLite only.)');
+  }
+}
+
+if (wanted('browser')) {
+  const playwrightReport = path.join(reports, 'playwright.json');
+  timed('build the web app', () => spawn('npm', ['run', '--silent', 'build']));
+  timed('browser tests', () => {
+    const ok = spawn(
+      path.join(root, 'node_modules/.bin/playwright'),
+      ['test', '-c', 'e2e/playwright.config.ts', '--reporter=list,json'],
+      { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightReport },
+    );
+    if (!countPlaywright(playwrightReport)) totals.failed += 1;
+    return ok;
+  });
+}
+
+console.log(`\nDurations on Node ${process.version}:`);
+for (const { name, seconds, ok } of durations) {
+  console.log(`  ${ok ? 'ok    ' : 'FAILED'} ${String(seconds).padStart(5)} s  ${name}`);
+}
+if (process.env.TEST_TOTALS_FILE)
+  fs.appendFileSync(process.env.TEST_TOTALS_FILE, `${totals.passed} ${totals.failed}\n`);
 if (failedSteps.length > 0) console.error(`\nFailed: ${failedSteps.join(', ')}`);
 console.log(`\n${totals.passed} passed, ${totals.failed} failed`);
 process.exit(failedSteps.length > 0 ? 1 : 0);
