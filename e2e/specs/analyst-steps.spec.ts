@@ -59,6 +59,14 @@ async function rankByDragging(page: Page, wanted: string[]) {
 const matrixCell = (page: Page, row: number, column: number) =>
   page.getByRole('group', { name: `Evidence ${row} against H${column}` });
 
+/** The column (from 1) the run shows a hypothesis in. */
+async function hypothesisColumn(page: Page, text: string): Promise<number> {
+  const shown = await page.getByRole('list', { name: 'Hypotheses' }).getByRole('listitem').allTextContents();
+  const index = shown.findIndex((item) => item.includes(text));
+  expect(index, `hypothesis "${text}" among ${shown.join(' | ')}`).toBeGreaterThanOrEqual(0);
+  return index + 1;
+}
+
 interface Play {
   choice: string;
   multi: string[];
@@ -79,7 +87,7 @@ const RIGHT: Play = {
   grade: ['C', '3'],
   values: ['login.voice-msgcenter[.]example', '203.0.113[.]77'],
   marks: ['Consistent', 'Inconsistent', 'Consistent', 'Not applicable'],
-  best: 'H1: A criminal crew renting the kit',
+  best: 'A criminal crew renting the kit',
   credits: [
     'Credit earned: 0.75 of 1',
     'Credit earned: 1 of 1',
@@ -99,7 +107,7 @@ const PARTLY: Play = {
   grade: ['B', '3'],
   values: ['LOGIN.voice-msgcenter.example.', '198.51.100.1'],
   marks: ['Consistent', 'Inconsistent', 'Consistent', 'Not applicable'],
-  best: 'H2: A state actor',
+  best: 'A state actor',
   credits: [
     'Credit earned: 0.5 of 1',
     'Credit earned: 0.5 of 1',
@@ -119,7 +127,7 @@ const WRONG: Play = {
   grade: ['F', '6'],
   values: ['voice-msgcenter.example', ''],
   marks: ['Inconsistent', 'Consistent', 'Not applicable', 'Consistent'],
-  best: 'H2: A state actor',
+  best: 'A state actor',
   credits: [
     'Credit earned: 0 of 1',
     'Credit earned: 0 of 1',
@@ -211,16 +219,20 @@ async function playKinds(
   await next(page);
 
   await expect(stepHeading(page, 'Who is behind it?')).toBeVisible();
+  // The run shows the hypotheses in an order of its own: find each one's column by its text.
+  const criminal = await hypothesisColumn(page, 'A criminal crew renting the kit');
+  const state = await hypothesisColumn(page, 'A state actor');
   const cells: [number, number][] = [
-    [1, 1],
-    [1, 2],
-    [2, 1],
-    [2, 2],
+    [1, criminal],
+    [1, state],
+    [2, criminal],
+    [2, state],
   ];
   for (const [index, [row, column]] of cells.entries()) {
     await matrixCell(page, row, column).getByRole('radio', { name: play.marks[index]!, exact: true }).check();
   }
-  await page.getByRole('radio', { name: play.best }).check();
+  const best = await hypothesisColumn(page, play.best);
+  await page.getByRole('radio', { name: `H${best}: ${play.best}` }).check();
   if (options.checkAccessible) await expectAccessible(page);
   await submit(page);
   await expectCredit(page, play.credits[6]!);
