@@ -150,7 +150,7 @@ function HeaderCell<T>({ header, table }: { header: Header<T, unknown>; table: T
 }
 
 /** Whether the table is wider than its box: then it says so and takes focus, so a keyboard can scroll it. */
-function useOverflowing(tableWidth: number) {
+function useOverflowing() {
   const scroller = useRef<HTMLDivElement>(null);
   const [overflowing, setOverflowing] = useState(false);
   useEffect(() => {
@@ -158,10 +158,12 @@ function useOverflowing(tableWidth: number) {
     if (!box) return;
     const measure = () => setOverflowing(box.scrollWidth > box.clientWidth + 1);
     measure();
+    // The box (the window narrows) and the table in it (a column resized) both change what fits.
     const observer = new ResizeObserver(measure);
     observer.observe(box);
+    if (box.firstElementChild) observer.observe(box.firstElementChild);
     return () => observer.disconnect();
-  }, [tableWidth]);
+  }, []);
   return { scroller, overflowing };
 }
 
@@ -231,7 +233,7 @@ export function DataTable<T>({
   const first = total === 0 ? 0 : (page - 1) * pageSize + 1;
   const last = Math.min(page * pageSize, total);
   const showRows = data !== undefined && !(error && data.length === 0);
-  const { scroller, overflowing } = useOverflowing(table.getTotalSize());
+  const { scroller, overflowing } = useOverflowing();
   const hintId = `${label.replace(/\W+/g, '-').toLowerCase()}-scroll-hint`;
 
   return (
