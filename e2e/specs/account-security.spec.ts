@@ -1,9 +1,12 @@
+import path from 'node:path';
 import { AUTH_MESSAGES } from '@tradecraft/shared';
 import { expect, request, test, type Page } from '@playwright/test';
+import Database from 'better-sqlite3';
 import { generate } from 'otplib';
 import { baseURL } from '../playwright.config';
 import { expectAccessible } from '../support/a11y';
 import { seedUser, signInAsAdmin, signInPage, type SeededUser } from '../support/api';
+import { startExtraServer } from '../support/extra-server';
 
 const SHOTS = process.env.SHOTS_DIR;
 
@@ -149,4 +152,53 @@ test("three wrong passwords reach every admin's bell, and the lock is lifted fro
   const unlocked = await anonymous.post('/api/auth/login', { data: { email: user.email, password: user.password } });
   expect(unlocked.status()).toBe(200);
   await anonymous.dispose();
+});
+
+test('after ten minutes, ending the other sessions asks for the password again, then goes ahead', async ({ page }) => {
+  test.setTimeout(120_000); // it starts a server of its own
+  // A server of its own: the test ages its session in the database, as ten minutes passing would.
+  const admin = { email: 'reauth-admin@e2e.test', password: 'Reauth!Admin2026' };
+  const server = await startExtraServer(Number(process.env.E2E_PORT ?? 4817) + 200, {
+    ADMIN_EMAIL: admin.email,
+    ADMIN_PASSWORD: admin.password,
+  });
+  try {
+    const signedIn = await page.request.post(`${server.baseURL}/api/auth/login`, { data: admin });
+    expect(signedIn.ok()).toBe(true);
+    const made = await page.request.post(`${server.baseURL}/api/tokens`, {
+      data: { name: 'Nightly export', scope: 'read', expiresInDays: 30 },
+      headers: { origin: server.baseURL },
+    });
+    expect(made.status()).toBe(201);
+    const database = new Database(path.join(server.dataDir, 'tradecraft.db'));
+    try {
+      database
+        .prepare('update sessions set authenticated_at = ?')
+        .run(new Date(Date.now() - 11 * 60_000).toISOString());
+    } finally {
+      database.close();
+    }
+
+    await page.goto(`${server.baseURL}/settings`);
+    const revoke = page.getByRole('checkbox', { name: 'Also revoke my API tokens' });
+    await expect(revoke).toBeChecked({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'End all other sessions and revoke API tokens' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Confirm it is you' });
+    await expect(dialog).toContainText('Changes to your sign-in security need your password again');
+    await expectAccessible(page);
+    await shoot(page, 'reauthenticate');
+    await dialog.getByRole('textbox', { name: 'Password' }).fill('Not-my-password1!');
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await expect(dialog.getByRole('alert')).toHaveText('That password is not right.');
+    await dialog.getByRole('textbox', { name: 'Password' }).fill(admin.password);
+    await dialog.getByRole('button', { name: 'Confirm' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('status').filter({ hasText: 'Other sessions ended' })).toHaveText(
+      'Other sessions ended; 1 API token revoked.',
+    );
+    await expectAccessible(page);
+    await shoot(page, 'sessions-ended');
+  } finally {
+    await server.stop();
+  }
 });

@@ -6,6 +6,8 @@ import path from 'node:path';
 
 export interface ExtraServer {
   baseURL: string;
+  /** Its data directory (the SQLite file is `tradecraft.db` there), for a spec that must age a record. */
+  dataDir: string;
   stop(): Promise<void>;
 }
 
@@ -44,6 +46,7 @@ export async function startExtraServer(port: number, env: Record<string, string>
   }
   return {
     baseURL,
+    dataDir,
     async stop() {
       child.kill('SIGTERM');
       if (child.exitCode === null) await once(child, 'exit');
