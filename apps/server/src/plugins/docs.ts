@@ -140,6 +140,24 @@ const transform: SwaggerTransform = (input) => {
     }
   }
 
+  // The same path written with a trailing slash (`/api/users/`) answers 308 to this one, same method and body,
+  // for one release: the not-found handler serves it for every operation whose path has no parameter
+  // (plugins/error-handler.ts).
+  if (input.url.startsWith('/api/') && !input.url.includes(':')) {
+    const description =
+      `Only for \`${input.url}/\`, the path with a trailing slash: a permanent redirect to \`${input.url}\` that ` +
+      'keeps the method and the body. The `Location` header says where; there is no body.';
+    schema.response = {
+      ...schema.response,
+      308: {
+        type: 'null',
+        description,
+        'x-response-description': description,
+        headers: { Location: { type: 'string', description: 'The path without its trailing slash.' } },
+      },
+    };
+  }
+
   const upload = input.route.config?.upload;
   if (upload) {
     schema.body = {

@@ -55,11 +55,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
       }
       return reply.status(error.statusCode).send({ error: error.message, ...error.details });
     }
-    if (error.statusCode === undefined && isMultipart(request.headers['content-type'])) {
-      // The multipart parser throws plain errors for malformed bodies (no boundary, cut-off parts): the client's fault.
-      request.log.info({ err: error }, 'malformed multipart body');
-      return reply.status(400).send({ error: 'The upload could not be read. Send the file as multipart/form-data.' });
-    }
+    // The multipart parser's failures reach here as 400s already (features/files/read-upload.ts); any other error
+    // on an upload route, a database's included, is the 500 it is, never "the upload could not be read".
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       // A body over the limit is refused while the client may still be sending it: close without a reset.
@@ -98,10 +95,6 @@ export function registerErrorHandler(app: FastifyInstance): void {
     }
     return reply.status(404).send({ error: 'There is no such API route.' });
   });
-}
-
-function isMultipart(contentType: string | undefined): boolean {
-  return (contentType ?? '').toLowerCase().startsWith('multipart/');
 }
 
 /** Our own schema messages are whole sentences; zod's defaults need the field named. */

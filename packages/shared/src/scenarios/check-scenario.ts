@@ -20,6 +20,7 @@ import { checkAchKey } from './ach-rules';
 import { checkGlyphs } from './glyph-rules';
 import { resolveNextStep, type NextStep, type StepOutcome } from './step-flow';
 import { STEP_KINDS } from './step-kinds';
+import { controlCharacterProblems } from './control-characters';
 
 /** One thing wrong with a scenario file, at a place an author can find: `steps[2].options[1].next_step`. */
 export interface ScenarioProblem {
@@ -144,7 +145,7 @@ export function checkScenario(value: unknown, options: ScenarioCheckOptions = {}
   }
 
   const findings = checkScenarioRules(parsed.data);
-  const problems = [...findings.problems];
+  const problems = [...findings.problems, ...controlCharacterProblems(value)];
   if (options.origin === 'builtin') problems.push(...findings.advice);
   else warnings.push(...findings.advice);
   return problems.length > 0

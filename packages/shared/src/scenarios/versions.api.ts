@@ -53,6 +53,9 @@ export const RESERVED_SCENARIO_IDS: readonly string[] = [
   'list',
   'delete-scenario',
   'upload-scenario',
+  'check-scenario',
+  'import-stix',
+  'import',
   'drafts',
   'authoring',
 ];

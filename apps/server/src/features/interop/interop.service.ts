@@ -32,7 +32,7 @@ function refused(message: string, problems: string[] = []): AppError {
 }
 
 /**
- * POST /api/sim/import/stix: a STIX 2.1 bundle (a threat report, or an Attack Flow) becomes a draft-only scenario
+ * POST /api/sim/import-stix: a STIX 2.1 bundle (a threat report, or an Attack Flow) becomes a draft-only scenario
  * for an author to finish and publish. The bundle must validate against the STIX 2.1 schemas; nothing is stored
  * otherwise. An id already taken gets a numbered suffix, so importing the same report twice makes two drafts.
  */

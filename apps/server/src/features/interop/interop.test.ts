@@ -4,12 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, ORIGIN, type TestApp } from '../../../test/helper';
 import { SESSION_COOKIE } from '../../plugins/sessions.repository';
 import { loadBuiltinScenarios } from '../scenarios/scenarios.loader';
+import { STIX_MESSAGES } from '@tradecraft/shared';
 import { validateStixBundle } from './stix-validation';
 
 const fixture = (file: string) => fs.readFileSync(new URL(`./fixtures/${file}`, import.meta.url));
 const quiet = { warn: () => undefined };
 
-describe('STIX 2.1 and Attack Flow in and out (/api/sim/import/stix, /api/sim/:id/stix)', () => {
+describe('STIX 2.1 and Attack Flow in and out (/api/sim/import-stix, /api/sim/:id/stix)', () => {
   let t: TestApp;
   let admin: { cookie: string; email: string };
   let trainee: { cookie: string };
@@ -23,11 +24,14 @@ describe('STIX 2.1 and Attack Flow in and out (/api/sim/import/stix, /api/sim/:i
   });
   afterAll(() => t.close());
 
-  const importFile = (content: Buffer | string, options: { cookie?: string; field?: string } = {}) => {
+  const importFile = (
+    content: Buffer | string,
+    options: { cookie?: string; field?: string; url?: string; filename?: string } = {},
+  ) => {
     const boundary = `----tradecraft${randomBytes(8).toString('hex')}`;
     const payload = Buffer.concat([
       Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="${options.field ?? 'file'}"; filename="bundle.json"\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="${options.field ?? 'file'}"; filename="${options.filename ?? 'bundle.json'}"\r\n` +
           'Content-Type: application/json\r\n\r\n',
       ),
       Buffer.from(content),
@@ -35,7 +39,7 @@ describe('STIX 2.1 and Attack Flow in and out (/api/sim/import/stix, /api/sim/:i
     ]);
     return t.app.inject({
       method: 'POST',
-      url: '/api/sim/import/stix',
+      url: options.url ?? '/api/sim/import-stix',
       headers: {
         origin: ORIGIN,
         'content-type': `multipart/form-data; boundary=${boundary}`,
@@ -106,6 +110,38 @@ describe('STIX 2.1 and Attack Flow in and out (/api/sim/import/stix, /api/sim/:i
     expect(await scenarioCount()).toBe(before);
   });
 
+  it("imports an intrusion set cut from MITRE's published ATT&CK data, keeping the newest of its two versions", async () => {
+    const response = await importFile(fixture('attack-ics-sandworm-team.json'));
+    expect(response.statusCode).toBe(201);
+    const body = response.json();
+    expect(body.name).toBe('Sandworm Team');
+    expect(body.summary.notMapped[0]).toMatch(/^One object appears more than once \(intrusion-set--381fcf73/);
+    expect(body.summary.kept[0]).toBe(
+      '4 steps: 3 steps asking for an ICS or Mobile technique id as text, the summary step.',
+    );
+  });
+
+  it('reads a file that starts with a UTF-8 byte-order mark', async () => {
+    const withBom = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), fixture('indicators-for-C2-with-COA.json')]);
+    expect((await importFile(withBom)).statusCode).toBe(201);
+  });
+
+  it('refuses an Attack Flow Builder file with a hint to export it as STIX, by its name or its shape', async () => {
+    const before = await scenarioCount();
+    const byName = await importFile(fixture('attack-flow-example.json'), { filename: 'flow.afb' });
+    expect(byName.statusCode).toBe(400);
+    expect(byName.json().error).toBe(STIX_MESSAGES.attackFlowBuilder);
+    const builderFile = JSON.stringify({ version: '2.1.0', schema: { page: {} }, layout: {}, camera: {}, objects: [] });
+    const byShape = await importFile(builderFile, { filename: 'flow.json' });
+    expect(byShape.json().error).toBe(STIX_MESSAGES.attackFlowBuilder);
+    expect(await scenarioCount()).toBe(before);
+  });
+
+  it('still imports at the older address, /api/sim/import/stix', async () => {
+    const response = await importFile(fixture('indicators-for-C2-with-COA.json'), { url: '/api/sim/import/stix' });
+    expect(response.statusCode).toBe(201);
+  });
+
   it('lets only admins import or export', async () => {
     expect((await importFile(fixture('poisonivy.json'), { cookie: trainee.cookie })).statusCode).toBe(403);
     const scenario = await t.db
@@ -128,6 +164,21 @@ describe('STIX 2.1 and Attack Flow in and out (/api/sim/import/stix, /api/sim/:i
       expect(validation.ok ? [] : validation.problems).toEqual([]);
       expect(response.json().objects.some((object: { type: string }) => object.type === 'report')).toBe(true);
     }
+  });
+
+  it('answers with the STIX media type, the report published when the version was', async () => {
+    const { id } = await t.db
+      .selectFrom('scenarios')
+      .select('id')
+      .where('origin', '=', 'builtin')
+      .executeTakeFirstOrThrow();
+    const response = await t.request({ method: 'GET', url: `/api/sim/${id}/stix`, cookie: admin.cookie });
+    expect(response.headers['content-type']).toBe('application/stix+json;version=2.1');
+    const history = await t.request({ method: 'GET', url: `/api/sim/${id}/versions`, cookie: admin.cookie });
+    const current = history.json().versions.find((version: { number: number }) => version.number === 1);
+    const report = response.json().objects.find((object: { type: string }) => object.type === 'report');
+    expect(current.publishedAt).toEqual(expect.any(String));
+    expect(report.published).toBe(new Date(current.publishedAt).toISOString());
   });
 
   it('answers 404 for an unknown scenario or version', async () => {

@@ -13,13 +13,13 @@ import { AppError, badRequest } from '../../errors';
 import { currentUser } from '../../plugins/access';
 import { errorResponses, fileResponse } from '../../plugins/docs';
 import { PROFILE_PHOTO_CONTENT_TYPE } from './profile-photo';
-import { readUploadWithinLimit } from '../files/read-upload';
+import { filePart, readUploadWithinLimit } from '../files/read-upload';
 import { getProfilePhoto, profileOf, replaceProfilePhoto, updateProfile } from './profile.service';
 
 /** The picture's bytes from the multipart field `file`; over 2 MB is refused with 413 as soon as it passes 2 MB. */
 async function uploadedPicture(request: FastifyRequest, reply: FastifyReply): Promise<Buffer> {
   if (!request.isMultipart()) throw badRequest(PROFILE_MESSAGES.photoMissing);
-  const part = await request.file();
+  const part = await filePart(request);
   if (!part || part.fieldname !== 'file') throw badRequest(PROFILE_MESSAGES.photoMissing);
   const bytes = await readUploadWithinLimit(part, request, reply);
   if (!bytes) throw new AppError(413, PROFILE_MESSAGES.photoTooLarge);

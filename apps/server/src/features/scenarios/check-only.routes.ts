@@ -11,7 +11,7 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/database';
 import { errorResponses } from '../../plugins/docs';
-import { readUploadWithinLimit } from '../files/read-upload';
+import { filePart, readUploadWithinLimit } from '../files/read-upload';
 import { findScenarioStates } from './scenarios.repository';
 import { displayFilename, readScenarioText, uploadRefused } from './scenarios.service';
 
@@ -94,7 +94,7 @@ export const checkOnlyRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
     },
     async (request, reply) => {
       if (!request.isMultipart()) throw uploadRefused(400, [NO_FILE]);
-      const part = await request.file({ limits: { fileSize: MAX_SCENARIO_FILE_BYTES } });
+      const part = await filePart(request, { limits: { fileSize: MAX_SCENARIO_FILE_BYTES } });
       if (!part || part.fieldname !== 'file') throw uploadRefused(400, [NO_FILE]);
       const bytes = await readUploadWithinLimit(part, request, reply);
       if (!bytes) throw uploadRefused(413, [{ path: FILE, message: 'is larger than 1 MB' }]);

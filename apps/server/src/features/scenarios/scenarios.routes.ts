@@ -12,7 +12,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Db } from '../../db/database';
 import { currentUser } from '../../plugins/access';
 import { errorResponses } from '../../plugins/docs';
-import { readUploadWithinLimit } from '../files/read-upload';
+import { filePart, readUploadWithinLimit } from '../files/read-upload';
 import {
   countScenarios,
   deleteScenario,
@@ -31,7 +31,7 @@ const NO_FILE = { path: 'file', message: 'no file was sent; choose a scenario fi
  */
 async function uploadedScenarioFile(request: FastifyRequest, reply: FastifyReply): Promise<UploadedScenarioFile> {
   if (!request.isMultipart()) throw uploadRefused(400, [NO_FILE]);
-  const part = await request.file({ limits: { fileSize: MAX_SCENARIO_FILE_BYTES } });
+  const part = await filePart(request, { limits: { fileSize: MAX_SCENARIO_FILE_BYTES } });
   if (!part || part.fieldname !== 'file') throw uploadRefused(400, [NO_FILE]);
   const bytes = await readUploadWithinLimit(part, request, reply);
   if (!bytes) throw uploadRefused(413, [{ path: '(file)', message: 'is larger than 1 MB' }]);
@@ -90,23 +90,35 @@ export const scenariosRoutes: FastifyPluginAsyncZod<{ db: Db }> = async (app, { 
     async (request) => getScenarioFor(db, currentUser(request), request.params.id),
   );
 
+  const removeScenario = async (request: FastifyRequest<{ Params: { id: string } }>) => {
+    await deleteScenario(db, currentUser(request), request.params.id);
+    return { ok: true as const };
+  };
   app.delete(
-    '/delete-scenario/:id',
+    '/:id',
     {
       config: { access: 'admin' },
       schema: {
         tags: ['scenarios'],
         operationId: 'deleteScenario',
         summary: 'Delete a scenario',
-        description: 'Deletes a scenario: kept for past runs and their reports, hidden everywhere else (audited).',
+        description:
+          'Deletes a scenario: kept for past runs and their reports, hidden everywhere else (audited). ' +
+          '`DELETE /api/sim/delete-scenario/{id}`, the older address, still does the same for one release.',
         params: scenarioIdParamsSchema,
         response: { 200: okSchema, ...errorResponses(404) },
       },
     },
-    async (request) => {
-      await deleteScenario(db, currentUser(request), request.params.id);
-      return { ok: true as const };
+    removeScenario,
+  );
+  // The older address, whose shape met /api/sim/{id}/... (docs/interoperability.md): kept out of the document.
+  app.delete(
+    '/delete-scenario/:id',
+    {
+      config: { access: 'admin' },
+      schema: { hide: true, params: scenarioIdParamsSchema, response: { 200: okSchema, ...errorResponses(404) } },
     },
+    removeScenario,
   );
 
   app.post(

@@ -3,7 +3,7 @@ import { api } from '../../../lib/api-client';
 import { scenariosQueryKey } from './get-scenarios';
 
 export const deleteScenario = (id: string) =>
-  api.delete<{ ok: true }>(`/api/sim/delete-scenario/${encodeURIComponent(id)}`);
+  api.delete<{ ok: true }>(`/api/sim/${encodeURIComponent(id)}`);
 
 export function useDeleteScenario() {
   const queryClient = useQueryClient();

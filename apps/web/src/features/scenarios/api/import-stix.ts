@@ -7,7 +7,7 @@ import { scenariosQueryKey } from './get-scenarios';
 export function importStixBundle(file: File) {
   const form = new FormData();
   form.append('file', file);
-  return api.post<StixImportResponse>('/api/sim/import/stix', form);
+  return api.post<StixImportResponse>('/api/sim/import-stix', form);
 }
 
 export function useImportStixBundle() {
