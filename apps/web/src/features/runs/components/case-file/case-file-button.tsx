@@ -48,13 +48,19 @@ export function CaseFileButton({ runId }: { runId: string }) {
       >
         Case file
       </Button>
-      {wide ? (
-        opened && <SidePanel onClose={closeAndReturn}>{panel}</SidePanel>
-      ) : (
-        <Drawer opened={opened} onClose={close} title="Case file" position="right" size="100%" padding="md">
-          {panel}
-        </Drawer>
-      )}
+      {wide && opened && <SidePanel onClose={closeAndReturn}>{panel}</SidePanel>}
+      {/* Always rendered: when the window widens, the drawer closes through its own transition and the side panel takes over. */}
+      <Drawer.Root opened={opened && !wide} onClose={close} position="right" size="100%">
+        <Drawer.Overlay />
+        <Drawer.Content>
+          {/* A plain header: a <header> here would count as a second banner of the page. */}
+          <Drawer.Header component="div">
+            <Drawer.Title>Case file</Drawer.Title>
+            <Drawer.CloseButton aria-label="Close the case file" />
+          </Drawer.Header>
+          <Drawer.Body>{panel}</Drawer.Body>
+        </Drawer.Content>
+      </Drawer.Root>
     </>
   );
 }

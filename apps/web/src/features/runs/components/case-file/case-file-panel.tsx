@@ -23,9 +23,10 @@ import {
   Title,
 } from '@mantine/core';
 import { IconAlertCircle, IconPin, IconPinFilled, IconPinnedOff, IconSearch } from '@tabler/icons-react';
-import { useDeferredValue, useId, useMemo, useState } from 'react';
+import { useDeferredValue, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { AdmiraltyBadge, TlpBanner } from '../../../../ui/player/artifacts/intel-markings';
 import { useCaseFile } from '../../api/get-case-file';
+import { useRun } from '../../api/get-run';
 import { usePinEvidence, useUnpinEvidence } from '../../api/pin-evidence';
 import classes from './case-file.module.css';
 import { Notebook } from './notebook';
@@ -84,6 +85,15 @@ export default function CaseFilePanel({
   onTabChange: (tab: CaseFileTab) => void;
 }) {
   const query = useCaseFile(runId);
+  // The run moved to another step while the case file is open: what was reached is read again.
+  const currentStepId = useRun(runId).data?.run.currentStep?.id;
+  const { refetch } = query;
+  const shownFor = useRef(currentStepId);
+  useEffect(() => {
+    if (shownFor.current === currentStepId) return;
+    shownFor.current = currentStepId;
+    void refetch();
+  }, [currentStepId, refetch]);
   if (query.isError) {
     return (
       <Alert color="red" icon={<IconAlertCircle />} role="alert">
