@@ -62,6 +62,13 @@ type Outcome =
   /** The LRS is away, overloaded or refuses our credentials: try again later. */
   | { kind: 'failed'; message: string };
 
+/** Why a request never got an answer: the system's error code (ECONNREFUSED, ENOTFOUND), or a time-out. */
+function networkReason(error: unknown): string {
+  if (error instanceof Error && error.name === 'TimeoutError') return `no answer in ${REQUEST_TIMEOUT_MS / 1000} s`;
+  const cause = (error as { cause?: { code?: string; errors?: { code?: string }[]; message?: string } }).cause;
+  return cause?.code ?? cause?.errors?.find((inner) => inner.code)?.code ?? cause?.message ?? String(error);
+}
+
 /** Sends the outbox to the LRS. One per server process; several processes share the outbox through leases. */
 export class XapiDelivery {
   private timer: NodeJS.Timeout | undefined;
@@ -197,8 +204,7 @@ export class XapiDelivery {
         signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
       });
     } catch (error) {
-      const cause = (error as { cause?: { code?: string } }).cause?.code;
-      return { kind: 'failed', message: `The LRS could not be reached (${cause ?? (error as Error).message}).` };
+      return { kind: 'failed', message: `The LRS could not be reached (${networkReason(error)}).` };
     }
     const body = (await response.text().catch(() => '')).replace(/\s+/g, ' ').trim().slice(0, 300);
     if (response.ok) return { kind: 'sent' };

@@ -22,7 +22,7 @@ export function XapiStatus() {
         <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
           xAPI statements go to {data.endpoint}
         </Text>
-        <Group gap="xl" wrap="wrap">
+        <Group wrap="wrap" style={{ columnGap: 'var(--mantine-spacing-xl)', rowGap: 4 }}>
           <Text size="sm">
             <Text span fw={700}>
               {data.backlog}
