@@ -39,6 +39,7 @@ import { registerRequestTurns } from './plugins/request-turns';
 import { registerRunEvents } from './plugins/run-events';
 import { registerRunJournal } from './plugins/run-journal';
 import { registerXapi, xapiRoutes } from './features/xapi/xapi.routes';
+import { mailRoutes, registerMail } from './features/mail/mail.routes';
 import { registerWeb } from './plugins/web';
 
 export interface AppOptions {
@@ -68,6 +69,7 @@ export async function buildApp({ config, db, dialect, logger = false }: AppOptio
   registerRunEvents(app);
   registerRunJournal(app);
   registerXapi(app, db, config.xapi, config.publicOrigin);
+  registerMail(app, db, config.mail, config.publicOrigin);
 
   registerErrorHandler(app);
   registerOperationalHeaders(app);
@@ -129,6 +131,7 @@ export async function buildApp({ config, db, dialect, logger = false }: AppOptio
       await api.register(progressRoutes, { prefix: '/progress', db });
       await api.register(reviewsRoutes, { prefix: '/reviews', db });
       await api.register(xapiRoutes, { prefix: '/xapi', db, config: config.xapi });
+      await api.register(mailRoutes, { prefix: '/mail', db, config: config.mail });
       await api.register(programmesRoutes, { db });
     },
     { prefix: '/api' },

@@ -81,6 +81,14 @@ const envSchema = z
     XAPI_USERNAME: z.string().optional(),
     XAPI_PASSWORD: z.string().optional(),
     XAPI_ACTOR: z.enum(['mbox', 'account']).default('mbox'),
+    SMTP_URL: z.url({ protocol: /^smtps?$/, error: 'must be an smtp:// or smtps:// URL' }).optional(),
+    MAIL_FROM: z
+      .string()
+      .trim()
+      .refine((value) => /^[^<>@\s]+@[^<>@\s]+$|<[^<>@\s]+@[^<>@\s]+>$/.test(value), {
+        message: 'must be an address such as tradecraft@example.org or "Tradecraft <tradecraft@example.org>"',
+      })
+      .optional(),
   })
   .refine((env) => !env.ADMIN_PASSWORD || env.ADMIN_EMAIL, {
     path: ['ADMIN_EMAIL'],
@@ -93,6 +101,14 @@ const envSchema = z
   .refine((env) => !env.XAPI_ENDPOINT || env.PUBLIC_ORIGIN, {
     path: ['PUBLIC_ORIGIN'],
     message: 'is required when XAPI_ENDPOINT is set (every xAPI activity id lives under it)',
+  })
+  .refine((env) => !env.SMTP_URL || env.PUBLIC_ORIGIN, {
+    path: ['PUBLIC_ORIGIN'],
+    message: 'is required when SMTP_URL is set (every mail links to it)',
+  })
+  .refine((env) => !env.SMTP_URL || env.MAIL_FROM, {
+    path: ['MAIL_FROM'],
+    message: 'is required when SMTP_URL is set (the address mail is sent from)',
   })
   .refine((env) => env.LOCAL_LOGIN || env.OIDC_ISSUER, {
     path: ['LOCAL_LOGIN'],
@@ -127,6 +143,15 @@ export interface Config {
   localLogin: boolean;
   /** Statements to a Learning Record Store, when XAPI_ENDPOINT is set (docs/interoperability.md, "xAPI"). */
   xapi: XapiConfig | null;
+  /** Mail through an SMTP server, when SMTP_URL is set (docs/operations.md, "Mail"). */
+  mail: MailConfig | null;
+}
+
+export interface MailConfig {
+  /** smtp:// (STARTTLS when the server offers it) or smtps://, with credentials when the server asks. */
+  smtpUrl: string;
+  /** The From of every mail. */
+  from: string;
 }
 
 export interface XapiConfig {
@@ -213,5 +238,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           actor: values.XAPI_ACTOR,
         }
       : null,
+    mail: values.SMTP_URL && values.MAIL_FROM ? { smtpUrl: values.SMTP_URL, from: values.MAIL_FROM } : null,
   };
 }

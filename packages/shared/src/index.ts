@@ -30,4 +30,5 @@ export * from './scenarios/check-only.schema';
 export * from './programmes';
 export * from './scenarios/versions.api';
 export * from './scenarios/interop.api';
+export * from './mail/mail.schema';
 export * from './xapi/xapi.schema';

@@ -378,6 +378,8 @@ export interface Database {
   run_notes: RunNotesTable;
   run_pins: RunPinsTable;
   xapi_outbox: XapiOutboxTable;
+  mail_outbox: MailOutboxTable;
+  mail_preferences: MailPreferencesTable;
 }
 
 export type User = Selectable<UsersTable>;
@@ -493,4 +495,30 @@ export interface XapiOutboxTable {
   last_error_at: string | null;
   sent_at: string | null;
   rejected_at: string | null;
+}
+
+/** A mail on its way to the mail server (docs/operations.md, "Mail"), rendered when it was written. */
+export interface MailOutboxTable {
+  id: string;
+  /** The address it goes to. */
+  recipient: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  /** Extra headers (List-Unsubscribe) as a JSON object. */
+  headers: string;
+  created_at: string;
+  next_attempt_at: string;
+  attempts: ColumnType<number, number | undefined, number>;
+  last_error: string | null;
+  last_error_at: string | null;
+  sent_at: string | null;
+  rejected_at: string | null;
+}
+
+/** Whether a person gets their notifications by mail too (off when there is no row). */
+export interface MailPreferencesTable {
+  user_id: string;
+  email_notices: number;
+  updated_at: string;
 }

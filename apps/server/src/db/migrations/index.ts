@@ -29,6 +29,7 @@ import * as auditLogNewestFirst from './2026_11_26_0600_audit_log_newest_first';
 import * as secondStepFailuresAndReauthentication from './2026_11_27_0200_second_step_failures_and_reauthentication';
 import * as ssoBrowserBindingAndLinks from './2026_11_27_0100_sso_browser_binding_and_links';
 import * as xapiOutbox from './2026_11_27_0400_xapi_outbox';
+import * as mailOutboxAndPreferences from './2026_11_27_0900_mail_outbox_and_preferences';
 import * as caseFileNotesAndPins from './2026_11_27_0600_case_file_notes_and_pins';
 
 /** Every migration, by name; names sort in the order they run. Add new ones at the end. */
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   '2026_11_27_0100_sso_browser_binding_and_links': ssoBrowserBindingAndLinks,
   '2026_11_27_0400_xapi_outbox': xapiOutbox,
   '2026_11_27_0600_case_file_notes_and_pins': caseFileNotesAndPins,
+  '2026_11_27_0900_mail_outbox_and_preferences': mailOutboxAndPreferences,
 };

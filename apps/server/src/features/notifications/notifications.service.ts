@@ -1,6 +1,13 @@
 import { NOTIFICATION_LIST_LIMIT, type NotificationList } from '@tradecraft/shared';
 import type { Db, DbOrTrx } from '../../db/database';
-import { countUnread, listNotifications, markAllRead, markSubjectRead } from './notifications.repository';
+import {
+  countUnread,
+  insertNotifications as insertNotificationRows,
+  listNotifications,
+  markAllRead,
+  markSubjectRead,
+  type NotificationInput,
+} from './notifications.repository';
 
 /** The kind of the notification every admin gets when someone registers; its subject is the new user's id. */
 export const REGISTRATION_KIND = 'registration';
@@ -8,8 +15,32 @@ export const REGISTRATION_KIND = 'registration';
 export const REVIEW_PENDING_KIND = 'review_pending';
 
 // Other features notify users through here: insert inside their transaction, then notifyRecipients after it commits.
-export { insertNotifications, type NotificationInput } from './notifications.repository';
+export type { NotificationInput } from './notifications.repository';
 export { notifyRecipients } from './notifications.hub';
+
+type NotificationCopier = (db: DbOrTrx, recipientIds: string[], input: NotificationInput) => Promise<void>;
+let copier: NotificationCopier | undefined;
+
+/**
+ * Lets one feature copy every notification, in the transaction that inserts it: the mail feature queues a mail
+ * for the recipients who asked for one (docs/operations.md, "Mail"). Returns what removes it again.
+ */
+export function copyNotificationsTo(copy: NotificationCopier): () => void {
+  copier = copy;
+  return () => {
+    if (copier === copy) copier = undefined;
+  };
+}
+
+/** One notification per recipient (and its copy, see copyNotificationsTo), in the caller's transaction. */
+export async function insertNotifications(
+  db: DbOrTrx,
+  recipientIds: string[],
+  input: NotificationInput,
+): Promise<void> {
+  await insertNotificationRows(db, recipientIds, input);
+  if (copier && recipientIds.length > 0) await copier(db, recipientIds, input);
+}
 
 export async function notificationsOf(db: Db, userId: string): Promise<NotificationList> {
   const [rows, unread] = await Promise.all([
