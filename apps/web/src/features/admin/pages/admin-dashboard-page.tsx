@@ -15,6 +15,7 @@ import { StatCard } from '../../../ui/stat-card';
 import { useDashboardStats } from '../api/get-dashboard-stats';
 import { useReviewsToGrade } from '../api/get-reviews-to-grade';
 import { SetupChecklist } from '../components/setup-checklist';
+import { MailStatus } from '../components/mail-status';
 import { XapiStatus } from '../components/xapi-status';
 
 export default function AdminDashboardPage() {
@@ -123,6 +124,7 @@ export default function AdminDashboardPage() {
       </div>
 
       <XapiStatus />
+      <MailStatus />
     </Stack>
   );
 }

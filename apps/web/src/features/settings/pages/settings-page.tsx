@@ -16,6 +16,7 @@ import type { ReactNode } from 'react';
 import { usePreferences } from '../../../ui/preferences';
 import { ACCENT_ORDER, ACCENTS, type Accent } from '../../../ui/theme';
 import { ReauthenticateDialog } from '../components/reauthenticate-dialog';
+import { MailNoticesSwitch } from '../components/mail-notices-switch';
 import { ResetPasswordDialog } from '../components/reset-password-dialog';
 import { SecondFactorSection } from '../components/second-factor-section';
 import { SessionsSection } from '../components/sessions-section';
@@ -54,7 +55,9 @@ export default function SettingsPage() {
     <Stack gap="lg" maw={720}>
       <div>
         <Title order={1}>Settings</Title>
-        <Text c="dimmed">How Tradecraft looks in this browser, your password, two-step sign-in and sessions.</Text>
+        <Text c="dimmed">
+          How Tradecraft looks in this browser, your password, two-step sign-in, sessions and mail.
+        </Text>
       </div>
 
       <Section title="Appearance" description="Kept in this browser and applied to every screen at once.">
@@ -110,6 +113,10 @@ export default function SettingsPage() {
 
       <Section title="Sessions" description="Where you are signed in. End any session you do not recognise.">
         <SessionsSection />
+      </Section>
+
+      <Section title="Mail" description="What comes to your email address besides the bell.">
+        <MailNoticesSwitch />
       </Section>
 
       <ResetPasswordDialog opened={passwordOpened} onClose={password.close} />
