@@ -235,6 +235,43 @@ describe('PATCH /api/users/:id', () => {
     expect(entry!.details).toBe('Edited sam@example.com: first name: "Sam" → "Samuel"; role: student → admin');
   });
 
+  it('disabling an admin revokes their API tokens, so enabling them again does not bring the tokens back', async () => {
+    const other = await t.userWithSession('admin');
+    const made = await t.request({
+      method: 'POST',
+      url: '/api/tokens',
+      cookie: other.cookie,
+      body: { name: 'nightly export', scope: 'read', expiresInDays: 30 },
+    });
+    const token = made.json().token as string;
+    expect((await patch(other.user.id, { disabled: true })).statusCode).toBe(200);
+    expect((await patch(other.user.id, { disabled: false })).statusCode).toBe(200);
+    const read = await t.request({
+      method: 'GET',
+      url: '/api/users/stats',
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(read.statusCode).toBe(401);
+    const [disabling] = (await auditRows()).filter((row) => row.action === 'edit user');
+    expect(disabling!.details).toBe(`Edited ${other.user.email}: disabled: no → yes; revoked 1 API token`);
+  });
+
+  it('enabling an account clears the count of wrong second steps with the lock', async () => {
+    const student = await t.createUser({
+      failed_attempts: 3,
+      second_step_failures: 3,
+      second_step_failed_at: nowIso(),
+      locked_until: new Date(Date.now() + 60_000).toISOString(),
+    });
+    expect((await patch(student.id, { disabled: false })).statusCode).toBe(200);
+    expect(await userRow(student.id)).toMatchObject({
+      failed_attempts: 0,
+      second_step_failures: 0,
+      second_step_failed_at: null,
+      locked_until: null,
+    });
+  });
+
   it("disabling ends the user's sessions; enabling clears the failed sign-in count", async () => {
     const student = await t.userWithSession('student');
     const disabled = await patch(student.user.id, { disabled: true });
