@@ -165,6 +165,10 @@ test('a trainee plays a scenario to the end, with a hint, a Retry, right and wro
   const practice = page.getByRole('region', { name: "Practice: Dana's sign-in log" });
   await expect(practice.getByRole('heading', { level: 3, name: "Dana's sign-in log" })).toBeFocused();
   await expect(practice).toContainText("Practice is recorded apart from the run: it does not change this run's score.");
+  // The question first: the step's best answer waits for the practice answer.
+  await expect(answers.nth(1).locator('dl').nth(1)).toHaveText(
+    'Best answerHidden while you practise: answer the practice first.',
+  );
   await expectAccessible(page);
   await practice.getByRole('button', { name: "The attacker replayed Dana's stolen session cookie from a VPS" }).click();
   const practiceResult = practice.getByRole('group', { name: 'Practice result' });
