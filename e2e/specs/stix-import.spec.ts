@@ -46,6 +46,10 @@ test('an admin imports a STIX report as a draft, reads what was made, and opens 
   const result = card.getByRole('status');
   await expect(result).toContainText('made from the bundle');
   await expect(result).toContainText('From a threat report:');
+  // OASIS's report names CAPEC-163 only: the draft asks for the ATT&CK technique ATT&CK lists for it.
+  await expect(result.getByRole('list', { name: 'What the draft holds' })).toContainText(
+    '1 step asking for an ATT&CK technique',
+  );
   await expect(result.getByRole('list', { name: 'Before you publish' }).getByRole('listitem').first()).toBeVisible();
   await expectAccessible(page);
   await shoot(page, 'stix-import');
@@ -54,4 +58,18 @@ test('an admin imports a STIX report as a draft, reads what was made, and opens 
   await expect(page).toHaveURL(/\/admin\/scenarios\/[a-z0-9-]+\/edit$/);
   await expect(page.getByRole('heading', { level: 1, name: /^Edit: / })).toBeVisible({ timeout: 45_000 });
   await expect(page.getByText(/Draft v1/)).toBeVisible();
+});
+
+test('an Attack Flow Builder file is refused with a hint to export it as STIX', async ({ page }) => {
+  await signInAsAdmin(page);
+  await page.goto('/upload');
+  const card = page.getByRole('region', { name: 'Import from STIX 2.1' });
+  await chooseBundle(page, {
+    name: 'intrusion.afb',
+    mimeType: 'application/octet-stream',
+    buffer: Buffer.from(JSON.stringify({ schema: {}, layout: {}, camera: {}, objects: [] })),
+  });
+  await card.getByRole('button', { name: 'Import as a draft' }).click();
+  await expect(card.getByRole('alert')).toContainText('export it as STIX (File, Publish Attack Flow)');
+  await expectAccessible(page);
 });

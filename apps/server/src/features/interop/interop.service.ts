@@ -6,11 +6,54 @@ import { recordAuditAlone } from '../audit/audit.service';
 import { newDraftScenario, readVersion, versionHistory } from '../scenarios/versions.service';
 import { stixBundleOf } from './stix-export';
 import { scenarioFromStix, StixImportError } from './stix-import';
-import { validateStixBundle, type StixBundle } from './stix-validation';
+import { MAX_STIX_OBJECTS, validateStixBundle, type StixBundle } from './stix-validation';
 
 const SCREEN = 'Upload Scenario';
 /** How many ids an import tries when the one its name gives is taken (`apt-report`, `apt-report-2`, ...). */
 const ID_TRIES = 20;
+
+/** No list in a bundle is longer than this: a bundle holds at most MAX_STIX_OBJECTS objects. */
+const MAX_LIST_ITEMS = MAX_STIX_OBJECTS;
+/** Nor nested deeper than this (STIX objects and their extensions are a few levels deep). */
+const MAX_DEPTH = 100;
+
+/**
+ * A look at the bytes before JSON.parse builds anything: a list longer than any bundle needs, or nesting deeper,
+ * is refused here, so a 5 MB file of a million repeated values never becomes a million-element array in memory.
+ * Only the structure is read (strings skipped, escapes included); whether it is JSON is JSON.parse's to say.
+ */
+function jsonShapeProblem(bytes: Buffer): string | undefined {
+  const counts: number[] = [];
+  const arrays: boolean[] = [];
+  let inString = false;
+  for (let index = 0; index < bytes.length; index += 1) {
+    const byte = bytes[index]!;
+    if (inString) {
+      if (byte === 0x5c) index += 1;
+      else if (byte === 0x22) inString = false;
+      continue;
+    }
+    if (byte === 0x22) inString = true;
+    else if (byte === 0x5b || byte === 0x7b) {
+      counts.push(0);
+      arrays.push(byte === 0x5b);
+      if (counts.length > MAX_DEPTH) {
+        return `The file nests lists and objects more than ${MAX_DEPTH} deep (at byte ${index.toLocaleString('en')}); a STIX bundle is a few levels deep.`;
+      }
+    } else if (byte === 0x5d || byte === 0x7d) {
+      counts.pop();
+      arrays.pop();
+    } else if (byte === 0x2c && arrays.at(-1)) {
+      // A list of n items has n - 1 commas: this many commas make one item too many.
+      const commas = (counts[counts.length - 1] ?? 0) + 1;
+      counts[counts.length - 1] = commas;
+      if (commas >= MAX_LIST_ITEMS) {
+        return `The file holds a list of more than ${MAX_LIST_ITEMS.toLocaleString('en')} items (at byte ${index.toLocaleString('en')}); an import reads at most ${MAX_STIX_OBJECTS.toLocaleString('en')} objects, and no list in them is longer.`;
+      }
+    }
+  }
+  return undefined;
+}
 
 /**
  * An Attack Flow Builder save file (JSON with the builder's `schema`, `layout` and `camera`, no `type`): the
@@ -42,10 +85,13 @@ export async function importStixBundle(
   file: { filename: string; bytes: Buffer },
 ): Promise<StixImportResponse> {
   if (/\.afb$/i.test(file.filename)) throw refused(STIX_MESSAGES.attackFlowBuilder);
+  const shape = jsonShapeProblem(file.bytes);
+  if (shape) throw refused(STIX_MESSAGES.notBundle, [shape]);
   let value: unknown;
   try {
-    // A byte-order mark is not JSON, but editors on Windows write one: it is read past.
-    value = JSON.parse(file.bytes.toString('utf8').replace(/^\uFEFF/, ''));
+    // A byte-order mark is not JSON, but editors on Windows write one: it is read past (without copying the text).
+    const bom = file.bytes[0] === 0xef && file.bytes[1] === 0xbb && file.bytes[2] === 0xbf;
+    value = JSON.parse(file.bytes.toString('utf8', bom ? 3 : 0));
   } catch {
     throw refused(STIX_MESSAGES.notJson);
   }

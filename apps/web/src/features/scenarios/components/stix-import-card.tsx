@@ -22,6 +22,18 @@ function ImportResult({ result }: { result: StixImportResponse }) {
           {summary.techniques.length > 0 ? summary.techniques.join(', ') : 'none'}. It is a draft: trainees see it once
           it is published.
         </Text>
+        {summary.kept.length > 0 && (
+          <>
+            <Text size="sm" fw={600}>
+              What the draft holds
+            </Text>
+            <List size="sm" spacing={2} aria-label="What the draft holds">
+              {summary.kept.map((line, index) => (
+                <List.Item key={index}>{line}</List.Item>
+              ))}
+            </List>
+          </>
+        )}
         {summary.notMapped.length > 0 && (
           <>
             <Text size="sm" fw={600}>
