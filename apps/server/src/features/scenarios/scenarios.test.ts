@@ -207,17 +207,13 @@ describe('the scenario library API', () => {
     });
   });
 
-  describe('DELETE /api/sim/delete-scenario/:id', () => {
+  describe('DELETE /api/sim/:id (and the older /api/sim/delete-scenario/:id)', () => {
     beforeEach(async () => {
       await upload(scenarioYaml('Doomed scenario', 'id: doomed-scenario\n'));
     });
 
     it('removes the scenario from the list and from reading, with an audit entry', async () => {
-      const response = await t.request({
-        method: 'DELETE',
-        url: '/api/sim/delete-scenario/doomed-scenario',
-        cookie: admin.cookie,
-      });
+      const response = await t.request({ method: 'DELETE', url: '/api/sim/doomed-scenario', cookie: admin.cookie });
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual({ ok: true });
 
@@ -238,20 +234,25 @@ describe('the scenario library API', () => {
         details: 'Deleted scenario "Doomed scenario" (doomed-scenario)',
       });
 
-      const again = await t.request({
-        method: 'DELETE',
-        url: '/api/sim/delete-scenario/doomed-scenario',
-        cookie: admin.cookie,
-      });
+      const again = await t.request({ method: 'DELETE', url: '/api/sim/doomed-scenario', cookie: admin.cookie });
       expect(again.statusCode).toBe(404);
     });
 
-    it('is for admins only', async () => {
-      const other = await t.request({
+    it('still deletes at the older address for one release', async () => {
+      await upload(scenarioYaml('Older address', 'id: older-address\n'));
+      const response = await t.request({
         method: 'DELETE',
-        url: '/api/sim/delete-scenario/fixture-usb-insider',
-        cookie: student.cookie,
+        url: '/api/sim/delete-scenario/older-address',
+        cookie: admin.cookie,
       });
+      expect(response.statusCode).toBe(200);
+      expect(
+        (await t.request({ method: 'GET', url: '/api/sim/older-address', cookie: admin.cookie })).statusCode,
+      ).toBe(404);
+    });
+
+    it('is for admins only', async () => {
+      const other = await t.request({ method: 'DELETE', url: '/api/sim/fixture-usb-insider', cookie: student.cookie });
       expect(other.statusCode).toBe(403);
       const list = await t.request({ method: 'GET', url: '/api/sim/list', cookie: student.cookie });
       expect(list.json().scenarios.map((s: { id: string }) => s.id)).toContain('fixture-usb-insider');
