@@ -680,7 +680,7 @@ export async function revokeCertificate(db: DbOrTrx, id: string, by: string, at:
 
 // ---- Analytics --------------------------------------------------------------------------------------------
 
-/** Answers and right answers per technique over the runs of a cohort's members (one grouped query). */
+/** First answers and right first answers per technique over the runs of a cohort's members (one grouped query). */
 export async function tallyCohortTechniques(db: DbOrTrx, cohortId: string) {
   const rows = await db
     .selectFrom('run_decisions')
@@ -694,7 +694,9 @@ export async function tallyCohortTechniques(db: DbOrTrx, cohortId: string) {
     ])
     .where('cohort_members.cohort_id', '=', cohortId)
     .where('run_decisions.technique', 'is not', null)
+    // Right first answers over first answers on scored steps, as the skill map counts them (docs/scoring.md).
     .where('run_decisions.first_submission', '=', 1)
+    .where('run_decisions.scored', '=', 1)
     .groupBy('run_decisions.technique')
     .execute();
   return rows.map((row) => ({

@@ -4,7 +4,7 @@ import {
   TRAINING_PROGRESS_SORT_COLUMNS,
   type TrainingProgressItem,
 } from '@tradecraft/shared';
-import { Anchor, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Group, Paper, Stack, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import { createColumnHelper } from '@tanstack/react-table';
 import { Link } from 'react-router';
@@ -46,7 +46,16 @@ const columns = [
     header: 'Score (%)',
     size: 100,
     meta: { align: 'right' },
-    cell: (info) => formatScorePercent(info.getValue()),
+    // Under the percent, the run's verdicts as its end screen counts them (docs/scoring.md).
+    cell: (info) => (
+      <>
+        {formatScorePercent(info.getValue())}
+        <VisuallyHidden>, </VisuallyHidden>
+        <Text size="xs" c="dimmed" className="tabular-nums" style={{ whiteSpace: 'nowrap' }}>
+          {info.row.original.rightAnswers} right · {info.row.original.missedSteps} missed
+        </Text>
+      </>
+    ),
   }),
   column.accessor('result', {
     id: 'result',
