@@ -10,6 +10,7 @@ import type { SsoConfig } from '../../config';
 import type { Db, DbOrTrx, Trx } from '../../db/database';
 import type { User } from '../../db/schema';
 import { AppError, badRequest, conflict, unauthorized } from '../../errors';
+import { revokeAllApiTokensOf } from '../../plugins/api-tokens.repository';
 import { createSession, type NewSession } from '../../plugins/sessions.repository';
 import { recordLoginEvent } from '../activity/activity.service';
 import { recordAudit } from '../audit/audit.service';
@@ -383,10 +384,14 @@ async function applyAdminGroup(
         return current;
       }
       const demoted = await updateUserFields(trx, current.id, { role: 'student', updated_at: nowIso() });
+      // Their API tokens are revoked, as a demotion under Manage Users does (docs/security.md, "API tokens").
+      const revoked = await revokeAllApiTokensOf(trx, current.id, nowIso());
+      const tokens =
+        revoked.length > 0 ? ` Revoked ${revoked.length} API token${revoked.length === 1 ? '' : 's'}.` : '';
       await recordAudit(trx, {
         actor: current.email,
         action: 'demote by single sign-on',
-        details: `Made a trainee: the identity provider no longer lists them in an admin group (${groups}).`,
+        details: `Made a trainee: the identity provider no longer lists them in an admin group (${groups}).${tokens}`,
         screen: AUDIT_SCREEN,
       });
       await tell(

@@ -450,8 +450,16 @@ describe('the admin group, applied at each sign-on both ways', () => {
   it('demotes an admin who left the group and tells them and the other admins', async () => {
     const other = await t.createUser({ role: 'admin' });
     person('leaver', ['cti-leads']);
-    const lead = await me(sessionCookie(await signInThroughProvider('leaver')));
+    const leadCookie = sessionCookie(await signInThroughProvider('leaver'))!;
+    const lead = await me(leadCookie);
     expect(lead.role).toBe('admin');
+    const token = await t.request({
+      method: 'POST',
+      url: '/api/tokens',
+      body: { name: 'nightly export', scope: 'read', expiresInDays: 30 },
+      cookie: leadCookie,
+    });
+    expect(token.statusCode).toBe(201);
     person('leaver', ['analysts']);
     const later = await signInThroughProvider('leaver');
     expect((await me(sessionCookie(later))).role).toBe('student');
@@ -469,6 +477,10 @@ describe('the admin group, applied at each sign-on both ways', () => {
       .where('actor', '=', 'leaver@partner.example')
       .execute();
     expect(audit.map((entry) => entry.action)).toContain('demote by single sign-on');
+    // Their API tokens are revoked, not dormant: a later promotion must not bring them back.
+    const tokens = await t.db.selectFrom('api_tokens').select('revoked_at').where('user_id', '=', lead.id).execute();
+    expect(tokens).toHaveLength(1);
+    expect(tokens[0]!.revoked_at).not.toBeNull();
   });
 
   it('promotes a trainee who joined the group, and tells them', async () => {
