@@ -2,12 +2,11 @@ import { MAX_NOTES_CHARS, type RunNotes } from '@tradecraft/shared';
 import { Button, Group, Text, Textarea } from '@mantine/core';
 import { IconCheck, IconAlertCircle } from '@tabler/icons-react';
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { formatTime } from '../../../../lib/dates';
 import { useSaveRunNotes } from '../../api/save-run-notes';
 
 // Notes are saved this long after the last keystroke, and at once when the notebook closes.
 const SAVE_AFTER_MS = 800;
-
-const timeOf = (iso: string) => new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' });
 
 /**
  * The run's notebook: free notes kept on the server as they are typed, private to the trainee, kept through End and
@@ -65,7 +64,7 @@ export function Notebook({ runId, initial }: { runId: string; initial: RunNotes 
     status = (
       <Group gap={4} wrap="nowrap">
         <IconCheck size={14} color="var(--mantine-color-green-text)" aria-hidden />
-        <Text size="xs">Saved at {timeOf(savedAt)}</Text>
+        <Text size="xs">Saved at {formatTime(savedAt)}</Text>
       </Group>
     );
   } else {
