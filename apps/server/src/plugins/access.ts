@@ -37,8 +37,11 @@ declare module 'fastify' {
     readsApiToken?: true;
   }
   interface FastifyInstance {
-    /** Every /api route with the access it declared (the authorization matrix test walks it). */
-    apiRoutes: { method: string; url: string; access: Access }[];
+    /**
+     * Every /api route with the access it declared (the authorization matrix test walks it); `hidden` marks an older
+     * address kept out of the API document (`schema.hide`), such as an alias kept for one release.
+     */
+    apiRoutes: { method: string; url: string; access: Access; hidden: boolean }[];
   }
   interface FastifyRequest {
     /** The signed-in user, re-read from the database on this request; null when signed out. */
@@ -131,7 +134,8 @@ export function registerAccess(app: FastifyInstance, db: Db, options: AccessOpti
     if (!access) {
       throw new Error(`Route ${methods.join(',')} ${route.url} must declare config.access`);
     }
-    for (const method of methods) if (method !== 'HEAD') apiRoutes.push({ method, url: route.url, access });
+    const hidden = (route.schema as { hide?: boolean } | undefined)?.hide === true;
+    for (const method of methods) if (method !== 'HEAD') apiRoutes.push({ method, url: route.url, access, hidden });
   });
 
   app.addHook('onRequest', async (request) => {

@@ -28,6 +28,11 @@ describe('the OpenAPI document', () => {
     const ids = new Set<string>();
     for (const route of t.app.apiRoutes.filter((r) => !r.url.startsWith('/api/docs'))) {
       const described = operation(route.method, route.url);
+      if (route.hidden) {
+        // An older address kept for one release: out of the document, and its new address is in it.
+        expect(described, `${route.method} ${route.url}`).toBeUndefined();
+        continue;
+      }
       expect(described, `${route.method} ${route.url}`).toBeDefined();
       expect(described!.operationId).toMatch(/^[a-z][A-Za-z]+$/);
       ids.add(described!.operationId!);
