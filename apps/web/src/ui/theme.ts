@@ -158,9 +158,10 @@ export function buildTheme(accent: Accent): MantineThemeOverride {
       Table: { defaultProps: { highlightOnHover: true } },
       // Mantine's close buttons (dialogs, notifications, alerts) are icons with no name of their own.
       CloseButton: { defaultProps: { 'aria-label': 'Close' } },
-      // A dialog's title bar is drawn as <header>, which outside a section is a second banner landmark beside the
+      // A dialog's or a drawer's title bar is drawn as <header>, which outside a section is a second banner landmark beside the
       // app's own header (axe: landmark-no-duplicate-banner): a plain block does.
       ModalHeader: { defaultProps: { component: 'div' } },
+      DrawerHeader: { defaultProps: { component: 'div' } },
       // A link inside text must not be told apart by colour alone (WCAG 1.4.1).
       Anchor: { defaultProps: { underline: 'always' } },
     },
