@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { MailStatusResponse } from '@tradecraft/shared';
+import { DeliveryLoop } from '../../plugins/delivery-loop';
 import { nowIso } from '../../clock';
 import type { MailConfig } from '../../config';
 import type { Db, DbOrTrx } from '../../db/database';
@@ -102,11 +103,8 @@ export function noticeWriter(publicOrigin: string) {
 
 /** Sends the outbox to the mail server. One per server process; several processes share the outbox by leases. */
 export class MailDelivery {
-  private timer: NodeJS.Timeout | undefined;
-  private soonTimer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
-  private stopped = false;
   private readonly transport: Transporter;
+  private readonly loop: DeliveryLoop;
 
   constructor(
     private readonly db: Db,
@@ -115,51 +113,31 @@ export class MailDelivery {
   ) {
     // smtp:// upgrades with STARTTLS when the server offers it; smtps:// speaks TLS from the start.
     this.transport = nodemailer.createTransport(config.smtpUrl);
+    const onError = (error: unknown) => this.log.error({ err: error }, 'mail delivery failed');
+    this.loop = new DeliveryLoop((now) => this.deliverPass(now), onError, POLL_MS);
   }
 
   start(): void {
-    this.stopped = false;
-    this.timer = setInterval(() => this.kick(), POLL_MS);
-    this.timer.unref();
-    this.kick();
+    this.loop.start();
   }
 
   /** New messages were written: send them shortly (after the transaction that wrote them has committed). */
   soon(): void {
-    if (this.stopped || this.soonTimer) return;
-    this.soonTimer = setTimeout(() => {
-      this.soonTimer = undefined;
-      this.kick();
-    }, 100);
-    this.soonTimer.unref();
+    this.loop.soon();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    clearTimeout(this.soonTimer);
-    await this.running;
+    await this.loop.stop();
     this.transport.close();
-  }
-
-  private kick(): void {
-    if (this.stopped || this.running) return;
-    this.deliverDue().catch((error: unknown) => this.log.error({ err: error }, 'mail delivery failed'));
   }
 
   /**
    * Sends every message due by `now` until none is due or the mail server fails; returns how many this pass
-   * delivered. One pass at a time in a process; tests call it with a later `now` to step over a backoff.
+   * delivered (plugins/delivery-loop.ts runs one pass at a time). Tests call it with a later `now` to step over a
+   * backoff.
    */
-  async deliverDue(now: Date = new Date()): Promise<number> {
-    while (this.running) await this.running.catch(() => undefined);
-    const pass = this.deliverPass(now);
-    const running = pass.catch(() => undefined);
-    this.running = running;
-    void running.finally(() => {
-      if (this.running === running) this.running = undefined;
-    });
-    return pass;
+  deliverDue(now: Date = new Date()): Promise<number> {
+    return this.loop.deliverDue(now);
   }
 
   private async deliverPass(now: Date): Promise<number> {

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { XapiStatusResponse } from '@tradecraft/shared';
 import type { XapiConfig } from '../../config';
 import type { Db, DbOrTrx } from '../../db/database';
+import { DeliveryLoop } from '../../plugins/delivery-loop';
 import type { RunJournalEntry } from '../../plugins/run-journal';
 import { statementsOf, type StatementSettings } from './xapi-statements';
 import {
@@ -71,64 +72,37 @@ function networkReason(error: unknown): string {
 
 /** Sends the outbox to the LRS. One per server process; several processes share the outbox through leases. */
 export class XapiDelivery {
-  private timer: NodeJS.Timeout | undefined;
-  private soonTimer: NodeJS.Timeout | undefined;
-  private running: Promise<void> | undefined;
-  private stopped = false;
+  private readonly loop: DeliveryLoop;
 
   constructor(
     private readonly db: Db,
     private readonly config: XapiConfig,
     private readonly log: FastifyBaseLogger,
-  ) {}
+  ) {
+    const onError = (error: unknown) => this.log.error({ err: error }, 'xAPI delivery failed');
+    this.loop = new DeliveryLoop((now) => this.deliverPass(now), onError, POLL_MS);
+  }
 
   start(): void {
-    this.stopped = false;
-    this.timer = setInterval(() => this.kick(), POLL_MS);
-    this.timer.unref();
-    this.kick();
+    this.loop.start();
   }
 
   /** New statements were written: send them shortly (after the transaction that wrote them has committed). */
   soon(): void {
-    if (this.stopped || this.soonTimer) return;
-    this.soonTimer = setTimeout(() => {
-      this.soonTimer = undefined;
-      this.kick();
-    }, 100);
-    this.soonTimer.unref();
+    this.loop.soon();
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    clearTimeout(this.soonTimer);
-    await this.running;
-  }
-
-  private kick(): void {
-    if (this.stopped || this.running) return;
-    this.deliverDue().catch((error: unknown) => this.log.error({ err: error }, 'xAPI delivery failed'));
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /**
    * Sends every statement due by `now`, a batch at a time, until none is due or the LRS fails; returns how many
-   * this pass delivered. One pass runs at a time in a process (a pass asked for meanwhile waits for the one
-   * running); passes of several processes share the outbox through leases. Tests call it with a later `now` to
+   * this pass delivered (plugins/delivery-loop.ts runs one pass at a time). Tests call it with a later `now` to
    * step over a backoff.
    */
-  async deliverDue(now: Date = new Date()): Promise<number> {
-    while (this.running) await this.running;
-    const pass = this.deliverPass(now);
-    const running = pass.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.running = running;
-    void running.finally(() => {
-      if (this.running === running) this.running = undefined;
-    });
-    return pass;
+  deliverDue(now: Date = new Date()): Promise<number> {
+    return this.loop.deliverDue(now);
   }
 
   private async deliverPass(now: Date): Promise<number> {
